@@ -1,0 +1,57 @@
+"""One root exception and the documented exit codes.
+
+Every error the suite raises on purpose is a `ConformanceError`; its message
+says what went wrong, where (file:line or case id) and what to do instead.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ConformanceError(Exception):
+    """Root of every error the suite raises on purpose."""
+
+
+class CatalogueError(ConformanceError):
+    """One problem in the case catalogue or rule index.
+
+    ``path`` and ``line`` locate it; ``hint`` says how to fix it.
+    """
+
+    def __init__(self, message: str, *, path: str = "", line: int | None = None,
+                 hint: str = "") -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.hint = hint
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path + (f":{self.line}" if self.line else "")
+        text = f"{where}: {self.message}" if where else self.message
+        return f"{text}\n  fix: {self.hint}" if self.hint else text
+
+
+class InvalidCatalogue(ConformanceError):
+    """The catalogue has one or more `CatalogueError`s; nothing was run."""
+
+    def __init__(self, errors: list[CatalogueError]) -> None:
+        self.errors = errors
+        listing = "\n".join(str(e) for e in errors)
+        super().__init__(f"the catalogue is invalid ({len(errors)} problem(s)):\n{listing}")
+
+
+class UsageError(ConformanceError):
+    """The command line or API call itself is wrong (bad --engine spec, ...)."""
+
+
+class ExitCode(enum.IntEnum):
+    """What `conformance` exits with.  Documented in docs/cli.md."""
+
+    OK = 0                 #: every case and property passed (or was skipped)
+    FAILURES = 1           #: at least one case or property failed
+    ENGINE_ERRORS = 2      #: no failures, but the engine errored on some case
+    INVALID_CATALOGUE = 3  #: the catalogue did not validate; nothing ran
+    USAGE = 4              #: bad command line (unknown engine spec, missing file)
+    INTERRUPTED = 130      #: SIGINT/SIGTERM; a partial report was written

@@ -1,0 +1,59 @@
+"""What a run produces: one result per case and per property, and the report dict.
+
+The runner yields these as it goes; every report format is built from the
+report dict (`report.json` is its serialisation and the source of truth).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+Status = Literal["pass", "fail", "error", "skip"]
+
+#: Worst first: a rule's status is the worst status of its cases and properties.
+STATUS_ORDER: tuple[str, ...] = ("error", "fail", "skip", "pass")
+
+
+@dataclasses.dataclass
+class Mismatch:
+    """One difference between what a case expected and what the engine did."""
+
+    path: str          # e.g. "step 1: cards.t1.damage" or "step 2: events.include[0]"
+    expected: Any
+    observed: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class Result:
+    """The outcome of one case or one property against one engine."""
+
+    id: str                      # case id or property id
+    kind: Literal["case", "property"]
+    ruleset: str
+    rules: list[str]
+    status: Status
+    message: str = ""            # one line: why it failed / errored / was skipped
+    step: int | None = None      # 1-based step where it stopped, for cases
+    mismatches: list[Mismatch] = dataclasses.field(default_factory=list)
+    stderr: str = ""             # what the engine wrote on stderr (bounded), for errors
+    counterexample: str = ""     # for failed properties: path of the YAML case written
+    duration: float = 0.0        # seconds
+    rerun: str = ""              # a shell command that reruns just this item
+    expected_failure: bool = False  # listed in the known-failures file
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["mismatches"] = [m.to_json() for m in self.mismatches]
+        return data
+
+
+def worst(statuses: list[str]) -> str:
+    """The worst of some statuses; ``uncovered`` when there are none."""
+    for status in STATUS_ORDER:
+        if status in statuses:
+            return status
+    return "uncovered"
