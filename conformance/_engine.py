@@ -50,7 +50,7 @@ class Engine(Protocol):
         """Release resources.  Called once, also after errors."""
 
 
-class Unsupported(ConformanceError):  # noqa: N818 - it is an answer, not a failure
+class Unsupported(ConformanceError):
     """Raised by an engine for a setup or action it does not model.
 
     The case is recorded as *skipped* with this reason, never as failed.

@@ -1,1 +1,152 @@
-"""pytest plugin (filled in by the runner work; registered via the pytest11 entry point)."""
+"""pytest plugin: ``pytest --engine SPEC`` runs the catalogue as pytest items.
+
+Registered through the ``pytest11`` entry point.  It costs nothing unless
+``--engine`` is given: options are registered, everything else is imported
+lazily.  Each case and property becomes one item whose node id ends in its
+stable id; the items are run by the same `Runner` the CLI uses, on one engine
+for the whole session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+OPT_ENGINE = "--engine"
+OPT_CASES = "--conformance-cases"
+OPT_PROFILE = "--conformance-profile"
+OPT_RULESET = "--conformance-ruleset"
+OPT_KNOWN = "--conformance-known-failures"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "card-game rules conformance")
+    group.addoption(OPT_ENGINE, default=None, metavar="SPEC",
+                    help="certify this engine: reference | python:pkg.mod:factory | cmd:<command>")
+    group.addoption(OPT_CASES, default=None, metavar="DIR", help="catalogue folder")
+    group.addoption(OPT_PROFILE, default=None, metavar="NAME",
+                    help="quick | ci | certify | deep (default: ci when CI is set)")
+    group.addoption(OPT_RULESET, action="append", default=None, metavar="NAME",
+                    help="only this ruleset (repeatable)")
+    group.addoption(OPT_KNOWN, default=None, metavar="FILE",
+                    help="ids expected to fail: run as strict xfail")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption(OPT_ENGINE):
+        config.pluginmanager.register(_Conformance(config), "conformance-session")
+
+
+class _Conformance:
+    """Session state, created only when --engine is given."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        from pathlib import Path
+
+        from conformance._certify import load_valid_catalogue
+        from conformance._errors import InvalidCatalogue
+        from conformance._knownfail import KnownFailures
+        from conformance._settings import get_profile
+
+        self.spec = config.getoption(OPT_ENGINE)
+        cases = config.getoption(OPT_CASES)
+        try:
+            self.catalogue = load_valid_catalogue(Path(cases) if cases else None,
+                                                  config.getoption(OPT_RULESET))
+        except InvalidCatalogue as exc:
+            raise pytest.UsageError(str(exc)) from None
+        self.profile = get_profile(config.getoption(OPT_PROFILE))
+        known = config.getoption(OPT_KNOWN)
+        self.known = KnownFailures.read(known) if known else None
+        self._runner: Any = None
+
+    @property
+    def runner(self) -> Any:
+        if self._runner is None:
+            from conformance._loading import load_engine
+            from conformance._runner import Runner, Selection
+
+            engine = load_engine(self.spec, timeout=self.profile.timeout)
+            self._runner = Runner(self.catalogue, engine, self.spec, self.profile,
+                                  Selection(), reference=lambda: load_engine("reference"))
+            self._runner.handshake()
+        return self._runner
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        from conformance._properties import properties_for
+
+        collector = _Catalogue.from_parent(session, name="conformance")
+        new: list[pytest.Item] = []
+        for case in self.catalogue.cases:
+            new.append(_ConformanceItem.from_parent(collector, name=case.id, target=case,
+                                                    state=self))
+        for ruleset in self.catalogue.rulesets:
+            for prop in properties_for(ruleset):
+                new.append(_ConformanceItem.from_parent(collector, name=prop.id, target=prop,
+                                                        state=self))
+        for item in new:
+            if self.known is not None and self.known.matches(item.name):
+                item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
+                                                  strict=True))
+        items.extend(new)
+
+    def pytest_sessionfinish(self) -> None:
+        if self._runner is not None:
+            self._runner.engine.close()
+
+
+class _Catalogue(pytest.Collector):
+    def collect(self) -> list[pytest.Item]:  # items are made by the hook above
+        return []
+
+
+class ConformanceFailure(Exception):
+    """A case or property failed or errored; the message is the whole story."""
+
+
+class _ConformanceItem(pytest.Item):
+    def __init__(self, *, target: Any, state: _Conformance, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target = target
+        self.state = state
+        for rule in target.rules:
+            self.user_properties.append(("rule", rule))
+
+    def runtest(self) -> None:
+        from conformance._catalogue import Case
+
+        runner = self.state.runner
+        if isinstance(self.target, Case):
+            result = runner.run_case(self.target)
+        else:
+            result = runner.run_property(self.target)
+        if result.status == "skip":
+            pytest.skip(result.message)
+        if result.status in ("fail", "error"):
+            raise ConformanceFailure(_describe(result))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, ConformanceFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        path = getattr(self.target, "path", None) or "conformance"
+        return path, getattr(self.target, "line", None), self.name
+
+
+def _describe(result: Any) -> str:
+    lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]",
+             result.message]
+    for m in result.mismatches:
+        lines.append(f"  {m.path}:\n    expected {m.expected!r}\n    observed {m.observed!r}")
+    if result.stderr:
+        lines.append("engine stderr (tail):\n" + result.stderr[-2000:])
+    if result.counterexample:
+        lines.append("counterexample:\n" + result.counterexample)
+    lines.append(f"rerun: {result.rerun}")
+    return "\n".join(lines)

@@ -1,0 +1,294 @@
+"""Load and validate the case catalogue: rule indexes and case files.
+
+Loading never stops at the first problem: it collects every `CatalogueError`
+(with file, line and a fix) so one `conformance validate` shows them all.
+YAML is always loaded with the safe loader; tags that would construct Python
+objects are rejected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from conformance._errors import CatalogueError
+
+#: Larger case files are refused: a case is a board and a few steps.
+MAX_FILE_BYTES = 256 * 1024
+#: Larger rule indexes are refused.
+MAX_INDEX_BYTES = 2 * 1024 * 1024
+RULES_FILE = "rules.yaml"
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    id: str
+    ruleset: str
+    ref: str
+    kind: str
+    title: str
+    text: str
+    summary: str
+    invariant: bool
+    path: str
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    ruleset: str
+    rules: tuple[str, ...]
+    source: dict[str, Any]
+    notes: str
+    flags: tuple[str, ...]
+    setup: dict[str, Any]
+    steps: tuple[dict[str, Any], ...]
+    path: str
+    line: int
+
+
+@dataclasses.dataclass
+class Catalogue:
+    root: Path
+    rules: dict[str, Rule]
+    cases: list[Case]
+    errors: list[CatalogueError]
+    digest: str
+
+    @property
+    def rulesets(self) -> list[str]:
+        return sorted({r.ruleset for r in self.rules.values()})
+
+    def uncovered(self) -> list[Rule]:
+        """Rules that no case names."""
+        covered = {rule for case in self.cases for rule in case.rules}
+        return [r for r in self.rules.values() if r.id not in covered]
+
+
+def default_root() -> Path:
+    """``./cases`` when run from a checkout, else the catalogue beside the package."""
+    here = Path.cwd() / "cases"
+    if (here).is_dir():
+        return here
+    return Path(__file__).resolve().parent.parent / "cases"
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """A JSON Schema shipped in ``conformance/schemas`` (e.g. ``case.json``)."""
+    text = resources.files("conformance").joinpath("schemas", name).read_text("utf-8")
+    return json.loads(text)
+
+
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    sch = schema(name)
+    cls = jsonschema.validators.validator_for(sch)
+    return cls(sch)
+
+
+def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
+    """Load every ruleset folder under ``root`` (or only ``rulesets``)."""
+    root = Path(root) if root is not None else default_root()
+    errors: list[CatalogueError] = []
+    rules: dict[str, Rule] = {}
+    cases: list[Case] = []
+    digest = hashlib.sha256()
+    if not root.is_dir():
+        errors.append(CatalogueError(
+            "no catalogue folder here", path=str(root),
+            hint="pass --cases DIR pointing at a folder with <ruleset>/rules.yaml"))
+        return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest())
+    wanted = set(rulesets) if rulesets else None
+    folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    if wanted is not None:
+        unknown = wanted - {p.name for p in folders}
+        for name in sorted(unknown):
+            errors.append(CatalogueError(
+                f"no ruleset {name!r} in the catalogue", path=str(root),
+                hint=f"choose one of {[p.name for p in folders]}"))
+        folders = [p for p in folders if p.name in wanted]
+    for folder in folders:
+        _load_ruleset(folder, rules, cases, errors, digest)
+    _check_references(rules, cases, errors)
+    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest())
+
+
+def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
+                  errors: list[CatalogueError], digest: Any) -> None:
+    ruleset = folder.name
+    index = folder / RULES_FILE
+    if not index.is_file():
+        errors.append(CatalogueError(
+            "this ruleset has no rule index", path=str(index),
+            hint=f"create {RULES_FILE} listing the seed's rules (see docs/cases.md)"))
+    else:
+        doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest)
+        if doc is not None:
+            data, nodes = doc
+            if data.get("ruleset") != ruleset:
+                errors.append(CatalogueError(
+                    f"rule index says ruleset {data.get('ruleset')!r} but lives in {ruleset}/",
+                    path=str(index), line=_line(nodes, ["ruleset"]),
+                    hint=f"set 'ruleset: {ruleset}' or move the file"))
+            for i, entry in enumerate(data["rules"]):
+                line = _line(nodes, ["rules", i])
+                rid = entry["id"]
+                if not rid.startswith(ruleset + "/"):
+                    errors.append(CatalogueError(
+                        f"rule id {rid!r} does not start with {ruleset + '/'!r}",
+                        path=str(index), line=line, hint=f"rename it {ruleset}/{rid}"))
+                if rid in rules:
+                    errors.append(CatalogueError(
+                        f"duplicate rule id {rid!r} (first at line {rules[rid].line})",
+                        path=str(index), line=line, hint="give each rule its own id"))
+                    continue
+                rules[rid] = Rule(
+                    id=rid, ruleset=ruleset, ref=entry["ref"], kind=entry["kind"],
+                    title=entry["title"], text=entry["text"], summary=entry["summary"],
+                    invariant=entry.get("invariant", False), path=str(index), line=line or 0)
+    seen: dict[str, Case] = {c.id: c for c in cases}
+    for path in sorted(folder.rglob("*.y*ml")):
+        if path.name == RULES_FILE or path.suffix not in (".yaml", ".yml"):
+            continue
+        doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest)
+        if doc is None:
+            continue
+        data, nodes = doc
+        line = _line(nodes, ["id"]) or 1
+        if data["ruleset"] != ruleset:
+            errors.append(CatalogueError(
+                f"case says ruleset {data['ruleset']!r} but lives in {ruleset}/",
+                path=str(path), line=_line(nodes, ["ruleset"]),
+                hint=f"set 'ruleset: {ruleset}' or move the file"))
+        if not data["id"].startswith(ruleset + "/"):
+            errors.append(CatalogueError(
+                f"case id {data['id']!r} does not start with {ruleset + '/'!r}",
+                path=str(path), line=line, hint=f"rename it {ruleset}/..."))
+        if data["id"] in seen:
+            first = seen[data["id"]]
+            errors.append(CatalogueError(
+                f"duplicate case id {data['id']!r} (also {first.path}:{first.line})",
+                path=str(path), line=line, hint="case ids must be unique: rename one"))
+            continue
+        case = Case(
+            id=data["id"], title=data["title"], ruleset=data["ruleset"],
+            rules=tuple(data["rules"]), source=data["source"], notes=data.get("notes", ""),
+            flags=tuple(data.get("flags", ())), setup=data["setup"], steps=tuple(data["steps"]),
+            path=str(path), line=line)
+        seen[case.id] = case
+        cases.append(case)
+
+
+def _check_references(rules: dict[str, Rule], cases: list[Case],
+                      errors: list[CatalogueError]) -> None:
+    for case in cases:
+        for rid in case.rules:
+            if rid not in rules:
+                near = [r for r in rules if r.split("/")[-1] == rid.split("/")[-1]]
+                hint = f"did you mean {near[0]!r}?" if near else (
+                    "add the rule to the ruleset's rules.yaml or fix the id")
+                errors.append(CatalogueError(
+                    f"case {case.id!r} names unknown rule {rid!r}",
+                    path=case.path, line=case.line, hint=hint))
+
+
+def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
+               digest: Any) -> tuple[dict[str, Any], yaml.Node] | None:
+    """Read, parse and schema-check one file; append errors and return None on failure."""
+    where = str(path)
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            errors.append(CatalogueError(
+                f"file is {size} bytes, over the {limit}-byte limit", path=where,
+                hint="split it; a case is one board and a few steps"))
+            return None
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        errors.append(CatalogueError(
+            f"not UTF-8 text (byte {exc.start})", path=where, line=line,
+            hint="save the file as UTF-8"))
+        return None
+    except OSError as exc:
+        errors.append(CatalogueError(f"cannot read: {exc.strerror}", path=where,
+                                     hint="check the file's permissions"))
+        return None
+    digest.update(path.name.encode() + b"\0" + raw)
+    try:
+        nodes = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.constructor.ConstructorError as exc:
+        errors.append(CatalogueError(
+            f"YAML tag not allowed: {exc.problem}", path=where, line=_mark_line(exc),
+            hint="remove the tag; cases are plain data (safe loading never builds objects)"))
+        return None
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        errors.append(CatalogueError(
+            f"invalid YAML: {problem}", path=where, line=_mark_line(exc),
+            hint="fix the YAML syntax at that line (indentation, quotes, colons)"))
+        return None
+    if not isinstance(data, dict):
+        errors.append(CatalogueError(
+            f"expected a mapping at the top, found {type(data).__name__}", path=where, line=1,
+            hint="a case file is a YAML mapping with id, title, ruleset, rules, ..."))
+        return None
+    problems = sorted(_validator(schema_name).iter_errors(data), key=lambda e: list(e.path))
+    for err in problems:
+        errors.append(CatalogueError(
+            f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
+            path=where, line=_line(nodes, list(err.path)),
+            hint=_schema_hint(err, schema_name)))
+    return None if problems else (data, nodes)
+
+
+def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
+    if err.validator == "additionalProperties":
+        allowed = sorted(err.schema.get("properties", {}))
+        return f"remove the unknown key; allowed here: {', '.join(allowed)}"
+    if err.validator == "required":
+        return "add the missing key (see docs/cases.md)"
+    if err.validator == "pattern":
+        return f"the value must match {err.validator_value}"
+    return f"see conformance/schemas/{schema_name} and docs/cases.md"
+
+
+def _mark_line(exc: Exception) -> int | None:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return mark.line + 1 if mark is not None else None
+
+
+def _line(node: yaml.Node | None, path: list[Any]) -> int | None:
+    """1-based line of the YAML node at ``path`` (or of its nearest ancestor)."""
+    best = node.start_mark.line + 1 if node is not None else None
+    for key in path:
+        if isinstance(node, yaml.MappingNode):
+            found = None
+            for k, v in node.value:
+                if k.value == key:
+                    found = v if not isinstance(v, yaml.ScalarNode) else k
+                    best = k.start_mark.line + 1
+                    break
+            node = found
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+            best = node.start_mark.line + 1
+        else:
+            break
+        if node is None:
+            break
+    return best

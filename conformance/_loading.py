@@ -1,0 +1,134 @@
+"""Turn an ``--engine`` spec into an `Engine`.
+
+Specs:
+  ``reference``                   the bundled reference engine, in-process
+  ``reference:MUTANT``            the reference engine with one rule broken
+                                  (``conformance mutants`` lists them)
+  ``python:package.module:factory`` call ``factory()`` in-process
+  ``cmd:<command line>``          a subprocess speaking JSON Lines (docs/protocol.md);
+                                  split with shlex, never run through a shell
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import shlex
+import traceback
+from typing import Any
+
+from conformance._engine import (
+    Engine,
+    EngineCrashed,
+    EngineFault,
+    ProtocolViolation,
+    Unsupported,
+    check_act_reply,
+    check_hello,
+    check_observation,
+)
+from conformance._errors import UsageError
+
+SPEC_HELP = (
+    "use 'reference', 'reference:MUTANT', 'python:package.module:factory' "
+    "or 'cmd:<command line>'"
+)
+
+
+def load_engine(spec: str, *, timeout: float = 10.0, **subprocess_options: Any) -> Engine:
+    """The engine named by ``spec``, wrapped so every fault is an `EngineFault`."""
+    kind, _, rest = spec.partition(":")
+    if kind == "reference":
+        factory = _import_factory("reference_engine:create_engine")
+        return InProcessEngine(lambda: factory(mutant=rest or None), spec)
+    if kind == "python":
+        if not rest:
+            raise UsageError(f"--engine {spec!r}: no factory named; {SPEC_HELP}")
+        return InProcessEngine(_import_factory(rest), spec)
+    if kind == "cmd":
+        argv = shlex.split(rest)
+        if not argv:
+            raise UsageError(f"--engine {spec!r}: empty command; {SPEC_HELP}")
+        from conformance._subprocess import SubprocessEngine
+
+        return SubprocessEngine(argv, timeout=timeout, **subprocess_options)
+    raise UsageError(f"--engine {spec!r}: unknown kind {kind!r}; {SPEC_HELP}")
+
+
+def _import_factory(target: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    if not attr:
+        raise UsageError(f"{target!r}: name the factory after a colon, e.g. mypkg.engine:create")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UsageError(f"cannot import {module_name!r}: {exc}; is it installed?") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise UsageError(f"module {module_name!r} has no {attr!r}") from None
+
+
+class InProcessEngine:
+    """Wraps a Python engine so its exceptions and garbage become `EngineFault`s.
+
+    The engine is created lazily and re-created after it raised, which is the
+    in-process counterpart of restarting a crashed subprocess.
+    """
+
+    def __init__(self, factory: Any, spec: str) -> None:
+        self._factory = factory
+        self._spec = spec
+        self._engine: Any = None
+
+    def _get(self) -> Any:
+        if self._engine is None:
+            self._engine = self._call(self._factory, wire=False)
+        return self._engine
+
+    def _call(self, fn: Any, *args: Any, wire: bool = True) -> Any:
+        # JSON round trips on the way in and out (``wire``): the engine sees
+        # exactly what a subprocess would (and cannot mutate the catalogue), and
+        # the runner compares exactly what a subprocess would have answered.
+        try:
+            if not wire:
+                return fn(*args)
+            args = tuple(json.loads(json.dumps(a)) for a in args)
+            answer = fn(*args)
+        except (Unsupported, EngineFault):
+            raise
+        except Exception as exc:  # an engine bug is a result, not a harness crash
+            self._engine = None
+            raise EngineCrashed(
+                f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=8)
+            ) from exc
+        try:
+            return json.loads(json.dumps(answer))
+        except (TypeError, ValueError) as exc:
+            raise ProtocolViolation(
+                f"{fn.__name__}() answered something that is not JSON data: {exc}; "
+                "return dicts, lists, str, int, bool, None") from exc
+
+    def hello(self) -> dict[str, Any]:
+        engine = self._get()
+        return check_hello(self._call(engine.hello))
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        engine = self._get()
+        self._call(engine.start, ruleset, setup)
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        engine = self._get()
+        return check_act_reply(self._call(engine.act, action))
+
+    def observe(self) -> dict[str, Any]:
+        engine = self._get()
+        return check_observation(self._call(engine.observe))
+
+    def close(self) -> None:
+        if self._engine is not None:
+            # closing a broken engine must not fail the run
+            with contextlib.suppress(Exception):
+                self._engine.close()
+            self._engine = None

@@ -1,0 +1,97 @@
+"""Partial matching of a step's expectations against what the engine did.
+
+Expectations are partial: a case asserts only what its ruling decides.  Dicts
+match when every expected key matches; lists element-wise with equal length;
+scalars by equality.  Events are matched by pattern (every key given equal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance._results import Mismatch
+
+_MISSING = "<missing>"
+
+#: Keys of ``expect`` compared against ``observe()``.
+STATE_KEYS = ("cards", "players")
+
+
+def needs_state(expect: dict[str, Any]) -> bool:
+    """Only observe the engine when the step asserts something about state."""
+    return any(key in expect for key in STATE_KEYS)
+
+
+def match_step(expect: dict[str, Any], reply: dict[str, Any], state: dict[str, Any] | None,
+               where: str) -> list[Mismatch]:
+    """Every way in which ``reply``/``state`` differ from ``expect``; empty when they match."""
+    out: list[Mismatch] = []
+    if "outcome" in expect:
+        observed = "accepted" if reply["accepted"] else "rejected"
+        if observed != expect["outcome"]:
+            detail = observed if reply["accepted"] else f"rejected: {reply.get('reason')}"
+            out.append(Mismatch(f"{where}: outcome", expect["outcome"], detail))
+    elif not reply["accepted"]:
+        # A step that expects nothing about the outcome still assumes the action happened.
+        out.append(Mismatch(f"{where}: outcome", "accepted",
+                            f"rejected: {reply.get('reason')}"))
+    for key in STATE_KEYS:
+        if key in expect:
+            observed = (state or {}).get(key, _MISSING)
+            _match(expect[key], observed, f"{where}: {key}", out)
+    if "events" in expect:
+        _match_events(expect["events"], reply.get("events", []), f"{where}: events", out)
+    return out
+
+
+def _match(expected: Any, observed: Any, path: str, out: list[Mismatch]) -> None:
+    if isinstance(expected, dict):
+        if not isinstance(observed, dict):
+            out.append(Mismatch(path, expected, observed))
+            return
+        for key, value in expected.items():
+            _match(value, observed.get(key, _MISSING), f"{path}.{key}", out)
+    elif isinstance(expected, list):
+        if not isinstance(observed, list) or len(observed) != len(expected):
+            out.append(Mismatch(path, expected, observed))
+            return
+        for i, (e, o) in enumerate(zip(expected, observed, strict=True)):
+            _match(e, o, f"{path}[{i}]", out)
+    elif observed == _MISSING or not _scalar_equal(expected, observed):
+        out.append(Mismatch(path, expected, observed))
+
+
+def _scalar_equal(expected: Any, observed: Any) -> bool:
+    # bool is an int in Python; a case saying `true` must not accept 1.
+    if isinstance(expected, bool) or isinstance(observed, bool):
+        return type(expected) is type(observed) and expected == observed
+    return expected == observed
+
+
+def event_matches(pattern: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Every key of the pattern is present in the event with a matching value."""
+    found: list[Mismatch] = []
+    _match(pattern, event, "", found)
+    return not found
+
+
+def _match_events(expect: dict[str, Any], events: list[dict[str, Any]], path: str,
+                  out: list[Mismatch]) -> None:
+    for i, pattern in enumerate(expect.get("include", [])):
+        if not any(event_matches(pattern, e) for e in events):
+            out.append(Mismatch(f"{path}.include[{i}]", pattern, events))
+    for i, pattern in enumerate(expect.get("exclude", [])):
+        hits = [e for e in events if event_matches(pattern, e)]
+        if hits:
+            out.append(Mismatch(f"{path}.exclude[{i}]", f"no event like {pattern}", hits))
+    order = expect.get("order", [])
+    if order:
+        position = 0
+        for i, pattern in enumerate(order):
+            while position < len(events) and not event_matches(pattern, events[position]):
+                position += 1
+            if position == len(events):
+                out.append(Mismatch(f"{path}.order[{i}]",
+                                    f"{pattern} after the previous pattern", events))
+                break
+            position += 1

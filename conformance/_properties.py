@@ -1,0 +1,129 @@
+"""Properties: rule invariants checked on any engine over generated scenarios.
+
+A property is data plus one function: a Hypothesis strategy that generates
+scenarios (a setup and steps in the ruleset's vocabulary) and a ``check`` that
+plays them on the engine through `Play` and raises `Violation` when the
+invariant does not hold.  The runner drives Hypothesis (derandomized, with the
+profile's budget) and turns the shrunk scenario into a YAML case.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis.strategies import SearchStrategy
+
+from conformance._engine import Engine
+from conformance._matching import event_matches
+
+Scenario = dict[str, Any]  # {"setup": {...}, "steps": [{"do": {...}}, ...]}
+
+
+class Violation(AssertionError):
+    """The invariant does not hold on this scenario.
+
+    ``expect`` optionally maps a 0-based step index to the ``expect`` block the
+    invariant demanded, so the counterexample case carries it.
+    """
+
+    def __init__(self, message: str, *, expect: dict[int, dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.expect = expect or {}
+
+
+@dataclasses.dataclass
+class Trace:
+    """What the engine did with one scenario: a reply and a state per step."""
+
+    replies: list[dict[str, Any]]
+    states: list[dict[str, Any]]
+
+    @property
+    def final(self) -> dict[str, Any]:
+        return self.states[-1]
+
+    def events(self, step: int | None = None) -> list[dict[str, Any]]:
+        """Events of one step, or of all steps in order."""
+        if step is not None:
+            return self.replies[step].get("events", [])
+        return [e for r in self.replies for e in r.get("events", [])]
+
+    def find(self, step: int | None = None, **pattern: Any) -> list[dict[str, Any]]:
+        return [e for e in self.events(step) if event_matches(pattern, e)]
+
+    def card(self, card_id: str, step: int = -1) -> dict[str, Any]:
+        cards = self.states[step].get("cards", {})
+        if card_id not in cards:
+            raise Violation(f"observe() has no card {card_id!r} after step {step}")
+        return cards[card_id]
+
+
+class Play:
+    """How a property's check drives engines: run a scenario, get a `Trace`."""
+
+    def __init__(self, engine: Engine, ruleset: str,
+                 reference: Callable[[], Engine] | None = None) -> None:
+        self.engine = engine
+        self.ruleset = ruleset
+        self._reference_factory = reference
+        self._reference: Play | None = None
+
+    def run(self, scenario: Scenario) -> Trace:
+        self.engine.start(self.ruleset, scenario["setup"])
+        replies, states = [], []
+        for step in scenario["steps"]:
+            replies.append(self.engine.act(step["do"]))
+            states.append(self.engine.observe())
+        return Trace(replies, states)
+
+    @property
+    def reference(self) -> Play:
+        """The reference engine, for differential properties."""
+        if self._reference is None:
+            if self._reference_factory is None:
+                raise RuntimeError("this Play has no reference engine")
+            self._reference = Play(self._reference_factory(), self.ruleset)
+        return self._reference
+
+    def close(self) -> None:
+        if self._reference is not None:
+            self._reference.engine.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class Property:
+    id: str
+    ruleset: str
+    rules: tuple[str, ...]
+    title: str
+    scenarios: SearchStrategy[Scenario]
+    check: Callable[[Play, Scenario], None]
+
+
+def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario],
+              title: str = "") -> Callable[[Callable[[Play, Scenario], None]], Property]:
+    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``."""
+
+    def decorate(check: Callable[[Play, Scenario], None]) -> Property:
+        ruleset = id.split("/", 1)[0]
+        doc = (check.__doc__ or "").strip().splitlines()
+        return Property(id=id, ruleset=ruleset, rules=tuple(rules),
+                        title=title or (doc[0] if doc else id), scenarios=scenarios,
+                        check=check)
+
+    return decorate
+
+
+def properties_for(ruleset: str) -> list[Property]:
+    """The properties a ruleset pack declares (``PROPERTIES`` in its package)."""
+    try:
+        module = importlib.import_module(f"conformance.rulesets.{ruleset}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("conformance.rulesets"):
+            return []
+        raise
+    return list(getattr(module, "PROPERTIES", []))

@@ -1,0 +1,204 @@
+"""The JSON Lines protocol as data, and its server side for any Python engine.
+
+The schemas in ``conformance/schemas/protocol/`` are the contract; this module
+only loads them (once), says which one applies to a message, and runs the
+generic server loop `serve` so a Python engine needs no protocol code at all::
+
+    from conformance._protocol import serve
+    serve(MyEngine())          # speaks the protocol on stdin/stdout
+
+docs/protocol.md is the prose version for engine authors in other languages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import traceback
+from functools import cache
+from importlib import resources
+from typing import Any, BinaryIO
+
+import jsonschema
+from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+
+from conformance._engine import (
+    PROTOCOL_VERSION,
+    Engine,
+    Unsupported,
+    check_act_reply,
+    check_hello,
+    check_observation,
+)
+
+#: Every command, in the order a session uses them.
+COMMANDS = ("hello", "start", "act", "observe", "stop")
+
+#: Commands an engine may answer with ``skipped`` (hello and stop may not).
+SKIPPABLE = frozenset({"start", "act", "observe"})
+
+_SCHEMA_DIR = ("schemas", "protocol")
+
+
+@cache
+def schemas() -> dict[str, dict[str, Any]]:
+    """Every protocol schema by file stem (``request-act``, ``reply-error``, ...)."""
+    folder = resources.files("conformance").joinpath(*_SCHEMA_DIR)
+    found = {}
+    for entry in folder.iterdir():
+        if entry.name.endswith(".json"):
+            found[entry.name.removesuffix(".json")] = json.loads(entry.read_text("utf-8"))
+    return found
+
+
+@cache
+def _registry() -> Registry:
+    # The schemas $ref each other by relative URL ("common.json#/$defs/seq"):
+    # resolve those from the files shipped here, never over the network.
+    return Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in schemas().values()
+    )
+
+
+@cache
+def validator(name: str) -> jsonschema.protocols.Validator:
+    """A compiled validator for one schema (built once per process)."""
+    schema = schemas()[name]
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=_registry())
+
+
+def problem(name: str, message: Any) -> str | None:
+    """Why ``message`` does not match schema ``name``, in one line; None if it does."""
+    error = best_match(validator(name).iter_errors(message))
+    if error is None:
+        return None
+    return f"{error.json_path}: {error.message:.300}"
+
+
+def request_schema(message: Any) -> str:
+    """The schema a request must match (``request-<cmd>``); unknown commands -> ``""``."""
+    cmd = message.get("cmd") if isinstance(message, dict) else None
+    return f"request-{cmd}" if cmd in COMMANDS else ""
+
+
+def reply_schema(cmd: str, reply: Any) -> str:
+    """The schema a reply to ``cmd`` must match, chosen by its one outcome key.
+
+    ``""`` means the reply has no usable outcome (none of ok/skipped/error, or
+    ``skipped`` where the command cannot be skipped).
+    """
+    if not isinstance(reply, dict):
+        return ""
+    outcomes = [key for key in ("ok", "skipped", "error") if key in reply]
+    if len(outcomes) != 1:
+        return ""
+    if outcomes[0] == "ok":
+        return f"reply-{cmd}"
+    if outcomes[0] == "skipped" and cmd not in SKIPPABLE:
+        return ""
+    return f"reply-{outcomes[0]}"
+
+
+def encode(message: dict[str, Any], *, ascii_only: bool = False) -> bytes:
+    """One protocol line: compact JSON, UTF-8, a single trailing newline.
+
+    JSON escapes every control character inside strings, so the only newline
+    in the result is the terminator; NaN and Infinity are not JSON and raise.
+    """
+    text = json.dumps(message, ensure_ascii=ascii_only, separators=(",", ":"), allow_nan=False)
+    return text.encode("utf-8") + b"\n"
+
+
+# -- the server side -----------------------------------------------------------------
+
+
+def serve(engine: Engine, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    """Answer protocol requests from ``stdin`` on ``stdout`` until ``stop`` or EOF.
+
+    Never dies on a bad request: each one gets an ``error`` reply and the loop
+    goes on.  `Unsupported` becomes a ``skipped`` reply, any other exception
+    an ``error`` reply with its traceback.  While the engine runs, ``print``
+    goes to stderr, because stdout carries nothing but replies.
+    """
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout.buffer
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            while True:
+                line = stdin.readline()
+                if not line:
+                    return
+                reply, stop = handle(engine, line)
+                stdout.write(_encode_reply(reply))
+                stdout.flush()
+                if stop:
+                    return
+    finally:
+        with contextlib.suppress(Exception):
+            engine.close()
+
+
+def handle(engine: Engine, line: bytes | str) -> tuple[dict[str, Any], bool]:
+    """The reply to one request line, and whether the loop should stop."""
+    try:
+        request = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        return _error(None, f"request is not JSON: {exc}"), False
+    seq = request.get("seq") if isinstance(request, dict) else None
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        seq = None
+    name = request_schema(request)
+    if not name:
+        return _error(seq, f"unknown request {_short(request)}; expected cmd in {COMMANDS}"), False
+    why = problem(name, request)
+    if why:
+        return _error(seq, f"malformed {request['cmd']} request: {why}"), False
+    cmd = request["cmd"]
+    try:
+        return {"seq": seq, "ok": _dispatch(engine, request)}, cmd == "stop"
+    except Unsupported as exc:
+        if cmd in SKIPPABLE:
+            return {"seq": seq, "skipped": {"reason": exc.reason or "unsupported"}}, False
+        return _error(seq, f"{cmd} cannot be skipped: {exc.reason}"), False
+    except Exception as exc:  # an engine bug is an answer, not the end of the server
+        return _error(seq, f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=12)), False
+
+
+def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
+    cmd = request["cmd"]
+    if cmd == "hello":
+        if request["protocol"] != PROTOCOL_VERSION:
+            raise ValueError(
+                f"protocol mismatch: the harness speaks protocol {request['protocol']}, "
+                f"this server speaks {PROTOCOL_VERSION}; upgrade the older side"
+            )
+        return {**check_hello(engine.hello()), "protocol": PROTOCOL_VERSION}
+    if cmd == "start":
+        engine.start(request["ruleset"], request["setup"])
+        return None
+    if cmd == "act":
+        return check_act_reply(engine.act(request["action"]))
+    if cmd == "observe":
+        return check_observation(engine.observe())
+    return None  # stop: close() runs in serve's finally, after the reply is out
+
+
+def _encode_reply(reply: dict[str, Any]) -> bytes:
+    try:
+        return encode(reply)
+    except (TypeError, ValueError) as exc:  # the engine returned something JSON cannot carry
+        return encode(_error(reply.get("seq"), f"the engine's answer is not JSON data: {exc}"))
+
+
+def _error(seq: int | None, message: str, detail: str = "") -> dict[str, Any]:
+    error: dict[str, Any] = {"message": message}
+    if detail:
+        error["traceback"] = detail
+    return {"seq": seq, "error": error}
+
+
+def _short(value: Any) -> str:
+    return f"{value!r:.120}"

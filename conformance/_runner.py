@@ -1,0 +1,242 @@
+"""The one runner: cases and properties against one engine, as a stream of results.
+
+The CLI and the pytest plugin are thin layers over `Runner`.  Whatever the
+engine does, the runner records a `Result` and goes on; it never raises out
+of `Runner.results` except for KeyboardInterrupt, and a caller that stops
+early still holds every result already yielded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import shlex
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import hypothesis
+import yaml
+from hypothesis import HealthCheck, Phase
+from hypothesis.errors import Unsatisfiable
+
+from conformance._catalogue import Case, Catalogue, default_root
+from conformance._engine import Engine, EngineFault, Unsupported
+from conformance._matching import match_step, needs_state
+from conformance._properties import Play, Property, Violation, properties_for
+from conformance._results import Mismatch, Result
+from conformance._settings import Profile
+
+#: stderr kept per result; the tail is what explains a crash.
+STDERR_KEEP = 8_000
+
+
+@dataclasses.dataclass
+class Selection:
+    """Which cases and properties to run.  Patterns are fnmatch globs."""
+
+    rulesets: list[str] | None = None
+    select: list[str] = dataclasses.field(default_factory=list)   # ids
+    rules: list[str] = dataclasses.field(default_factory=list)    # rule ids
+    properties: bool = True
+    cases: bool = True
+
+    def wants(self, item_id: str, ruleset: str, rules: tuple[str, ...]) -> bool:
+        if self.rulesets and ruleset not in self.rulesets:
+            return False
+        if self.select and not any(fnmatch.fnmatchcase(item_id, p) for p in self.select):
+            return False
+        return not self.rules or any(
+            fnmatch.fnmatchcase(r, p) for r in rules for p in self.rules)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"select": list(self.select), "rules": list(self.rules)}
+
+
+def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None) -> str:
+    """A copy-paste shell command that reruns exactly one case or property."""
+    argv = ["conformance", "run", "--engine", engine_spec, "--select", item_id]
+    if cases_root is not None and Path(cases_root).resolve() != default_root().resolve():
+        argv += ["--cases", str(cases_root)]
+    return shlex.join(argv)
+
+
+class Runner:
+    def __init__(self, catalogue: Catalogue, engine: Engine, engine_spec: str,
+                 profile: Profile, selection: Selection | None = None,
+                 reference: Callable[[], Engine] | None = None) -> None:
+        self.catalogue = catalogue
+        self.engine = engine
+        self.engine_spec = engine_spec
+        self.profile = profile
+        self.selection = selection or Selection()
+        self.reference = reference
+        self.engine_info: dict[str, Any] = {}
+        self.problems: list[dict[str, str]] = []
+
+    # -- what will run -------------------------------------------------------------
+    def cases(self) -> list[Case]:
+        if not self.selection.cases:
+            return []
+        return [c for c in self.catalogue.cases
+                if self.selection.wants(c.id, c.ruleset, c.rules)]
+
+    def properties(self) -> list[Property]:
+        if not self.selection.properties:
+            return []
+        found = [p for rs in self.catalogue.rulesets for p in properties_for(rs)]
+        return [p for p in found if self.selection.wants(p.id, p.ruleset, p.rules)]
+
+    # -- running -----------------------------------------------------------------
+    def handshake(self) -> dict[str, Any]:
+        """Ask the engine who it is; a failing handshake is recorded, not raised."""
+        try:
+            self.engine_info = self.engine.hello()
+        except (EngineFault, Unsupported) as exc:
+            self.problems.append({"kind": "engine", "message": f"handshake failed: {exc}"})
+            self.engine_info = {"name": "?", "version": "?", "rulesets": [], "capabilities": {}}
+        return self.engine_info
+
+    def results(self) -> Iterator[Result]:
+        if not self.engine_info:
+            self.handshake()
+        deadline = time.monotonic() + self.profile.run_timeout
+        for item in [*self.cases(), *self.properties()]:
+            if time.monotonic() > deadline:
+                yield self._not_run(item, f"not run: the run timeout "
+                                          f"({self.profile.run_timeout:.0f} s) was reached")
+                continue
+            if isinstance(item, Case):
+                yield self.run_case(item)
+            else:
+                yield self.run_property(item)
+
+    def _claims(self, ruleset: str) -> bool:
+        return ruleset in self.engine_info.get("rulesets", [])
+
+    def _result(self, item: Case | Property, **fields: Any) -> Result:
+        kind = "case" if isinstance(item, Case) else "property"
+        return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
+                      rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root),
+                      **fields)
+
+    def _not_run(self, item: Case | Property, message: str) -> Result:
+        return self._result(item, status="error", message=message)
+
+    def run_case(self, case: Case) -> Result:
+        if not self._claims(case.ruleset):
+            return self._result(case, status="skip",
+                                message=f"engine does not claim ruleset {case.ruleset!r}")
+        began = time.perf_counter()
+        step_no = 0
+        try:
+            self.engine.start(case.ruleset, case.setup)
+            for step_no, step in enumerate(case.steps, start=1):
+                reply = self.engine.act(step["do"])
+                expect = step.get("expect", {})
+                state = self.engine.observe() if needs_state(expect) else None
+                mismatches = match_step(expect, reply, state, f"step {step_no}")
+                if mismatches:
+                    return self._result(
+                        case, status="fail", step=step_no, mismatches=mismatches,
+                        message=_first_line(mismatches), duration=time.perf_counter() - began)
+        except Unsupported as exc:
+            return self._result(case, status="skip", step=step_no or None,
+                                message=f"unsupported: {exc.reason}",
+                                duration=time.perf_counter() - began)
+        except EngineFault as exc:
+            return self._result(case, status="error", step=step_no or None,
+                                message=f"{type(exc).__name__}: {exc.message}",
+                                stderr=exc.stderr[-STDERR_KEEP:],
+                                duration=time.perf_counter() - began)
+        return self._result(case, status="pass", duration=time.perf_counter() - began)
+
+    def run_property(self, prop: Property) -> Result:
+        if not self._claims(prop.ruleset):
+            return self._result(prop, status="skip",
+                                message=f"engine does not claim ruleset {prop.ruleset!r}")
+        began = time.perf_counter()
+        play = Play(self.engine, prop.ruleset, self.reference)
+        failing: list[tuple[dict[str, Any], Violation]] = []
+        faults: list[EngineFault] = []
+        unsupported: list[str] = []
+
+        @hypothesis.settings(
+            max_examples=self.profile.max_examples, derandomize=True, database=None,
+            deadline=None, print_blob=False, suppress_health_check=list(HealthCheck),
+            phases=[Phase.explicit, Phase.generate, Phase.shrink])
+        @hypothesis.given(prop.scenarios)
+        def check(scenario: dict[str, Any]) -> None:
+            if faults:
+                return  # the engine broke: do not hammer it while Hypothesis shrinks
+            try:
+                prop.check(play, scenario)
+            except Violation as exc:
+                failing.append((scenario, exc))
+                raise
+            except Unsupported as exc:
+                unsupported.append(exc.reason)
+                hypothesis.reject()
+            except EngineFault as exc:
+                faults.append(exc)
+                raise
+
+        try:
+            check()
+        except Violation:
+            scenario, violation = failing[-1]
+            return self._result(
+                prop, status="fail", message=violation.message,
+                counterexample=counterexample_yaml(prop, scenario, violation),
+                duration=time.perf_counter() - began)
+        except Unsatisfiable:
+            reason = unsupported[0] if unsupported else "no scenario could be generated"
+            return self._result(prop, status="skip", message=f"unsupported: {reason}",
+                                duration=time.perf_counter() - began)
+        except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
+            if faults:
+                fault = faults[0]
+                return self._result(prop, status="error",
+                                    message=f"{type(fault).__name__}: {fault.message}",
+                                    stderr=fault.stderr[-STDERR_KEEP:],
+                                    duration=time.perf_counter() - began)
+            return self._result(prop, status="error",
+                                message=f"property could not run: {type(exc).__name__}: {exc}",
+                                duration=time.perf_counter() - began)
+        finally:
+            play.close()
+        if unsupported:
+            return self._result(prop, status="pass", duration=time.perf_counter() - began,
+                                message=f"some scenarios unsupported: {unsupported[0]}")
+        return self._result(prop, status="pass", duration=time.perf_counter() - began)
+
+
+def _first_line(mismatches: list[Mismatch]) -> str:
+    m = mismatches[0]
+    more = f" (+{len(mismatches) - 1} more)" if len(mismatches) > 1 else ""
+    return f"{m.path}: expected {m.expected!r:.120}, observed {m.observed!r:.120}{more}"
+
+
+def counterexample_yaml(prop: Property, scenario: dict[str, Any], violation: Violation) -> str:
+    """The shrunk scenario as a catalogue case, ready to review and add."""
+    steps = []
+    for i, step in enumerate(scenario["steps"]):
+        entry = {"do": step["do"]}
+        if i in violation.expect:
+            entry["expect"] = violation.expect[i]
+        steps.append(entry)
+    slug = prop.id.split("/", 1)[1].replace("/", "-")
+    case = {
+        "id": f"{prop.ruleset}/counterexample/{slug}",
+        "title": f"Counterexample to {prop.title}",
+        "ruleset": prop.ruleset,
+        "rules": list(prop.rules),
+        "source": {"seed": "(see the rule index)", "ref": ", ".join(prop.rules),
+                   "quote": "(generated by property " + prop.id + "; quote the rule here)"},
+        "notes": f"Shrunk by Hypothesis from property {prop.id}: {violation.message}. "
+                 "Review the expectation against the seed before adding it to the catalogue.",
+        "setup": scenario["setup"],
+        "steps": steps,
+    }
+    return yaml.safe_dump(case, allow_unicode=True, sort_keys=False)

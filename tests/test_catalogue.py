@@ -1,0 +1,126 @@
+"""Catalogue loading: every malformed input gives one clear error with file, line and fix."""
+
+from __future__ import annotations
+
+import pytest
+from toy import CASE_ADD, write_catalogue
+
+from conformance._catalogue import MAX_FILE_BYTES, load_catalogue
+
+
+def errors_for(tmp_path, name, text):
+    root = write_catalogue(tmp_path, {name: text} if isinstance(text, str) else None)
+    if isinstance(text, bytes):
+        (root / "toy" / name).write_bytes(text)
+    catalogue = load_catalogue(root)
+    return [str(e) for e in catalogue.errors], catalogue
+
+
+def test_valid_toy_catalogue_loads(tmp_path):
+    catalogue = load_catalogue(write_catalogue(tmp_path))
+    assert not catalogue.errors
+    assert sorted(c.id for c in catalogue.cases) == ["toy/add/two-plus-three",
+                                                     "toy/negative/rejected"]
+    assert [r.id for r in catalogue.uncovered()] == ["toy/R-3"]
+    assert catalogue.digest.startswith("sha256:")
+
+
+def test_invalid_yaml_names_file_line_and_fix(tmp_path):
+    errors, _ = errors_for(tmp_path, "bad.yaml", "id: toy/x\ntitle: [unclosed\nrules: x\n")
+    assert len(errors) == 1
+    assert "bad.yaml:" in errors[0] and "invalid YAML" in errors[0] and "fix:" in errors[0]
+
+
+def test_schema_violation_points_at_the_key(tmp_path):
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
+        "rules: [toy/R-1]", "rules: toy/R-1")
+    errors, _ = errors_for(tmp_path, "wrongtype.yaml", text)
+    assert len(errors) == 1
+    assert "wrongtype.yaml:4" in errors[0] and "rules" in errors[0]
+
+
+def test_unknown_key_lists_the_allowed_ones(tmp_path):
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other") + "colour: red\n"
+    errors, _ = errors_for(tmp_path, "unknown.yaml", text)
+    assert len(errors) == 1
+    assert "colour" in errors[0] and "allowed here" in errors[0]
+
+
+def test_unknown_rule_id_suggests_the_near_one(tmp_path):
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
+        "toy/R-1", "other/R-1")
+    errors, _ = errors_for(tmp_path, "unknownrule.yaml", text)
+    assert len(errors) == 1
+    assert "unknown rule 'other/R-1'" in errors[0] and "did you mean 'toy/R-1'" in errors[0]
+
+
+def test_duplicate_case_id_names_both_files(tmp_path):
+    errors, catalogue = errors_for(tmp_path, "zz-dup.yaml", CASE_ADD)
+    assert len(errors) == 1
+    assert "duplicate case id 'toy/add/two-plus-three'" in errors[0]
+    assert "add.yaml" in errors[0] and "zz-dup.yaml" in errors[0]
+    assert len(catalogue.cases) == 2  # the first one is kept
+
+
+def test_python_object_tag_is_rejected_not_constructed(tmp_path):
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
+        "setup: {start: 2}", "setup: !!python/object/apply:os.system ['echo pwned']")
+    errors, _ = errors_for(tmp_path, "tag.yaml", text)
+    assert len(errors) == 1
+    assert "tag not allowed" in errors[0] and "tag.yaml:" in errors[0]
+
+
+def test_oversized_file_is_refused(tmp_path):
+    errors, _ = errors_for(tmp_path, "big.yaml", "# pad\n" * (MAX_FILE_BYTES // 5))
+    assert len(errors) == 1 and "limit" in errors[0]
+
+
+def test_non_utf8_gives_line(tmp_path):
+    errors, _ = errors_for(tmp_path, "latin1.yaml", b"id: toy/x\ntitle: caf\xe9\n")
+    assert len(errors) == 1
+    assert "latin1.yaml:2" in errors[0] and "UTF-8" in errors[0]
+
+
+def test_top_level_not_a_mapping(tmp_path):
+    errors, _ = errors_for(tmp_path, "list.yaml", "- a\n- b\n")
+    assert len(errors) == 1 and "mapping" in errors[0]
+
+
+def test_case_in_the_wrong_ruleset_folder(tmp_path):
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
+        "ruleset: toy", "ruleset: vision")
+    errors, _ = errors_for(tmp_path, "misplaced.yaml", text)
+    assert any("lives in toy/" in e for e in errors)
+
+
+def test_duplicate_rule_id(tmp_path):
+    root = write_catalogue(tmp_path)
+    rules = root / "toy" / "rules.yaml"
+    rules.write_text(rules.read_text() + rules.read_text().split("rules:\n")[1], "utf-8")
+    errors = [str(e) for e in load_catalogue(root).errors]
+    assert any("duplicate rule id 'toy/R-1'" in e for e in errors)
+
+
+def test_missing_rule_index(tmp_path):
+    root = write_catalogue(tmp_path)
+    (root / "toy" / "rules.yaml").unlink()
+    errors = [str(e) for e in load_catalogue(root).errors]
+    assert any("no rule index" in e for e in errors)
+
+
+def test_unknown_ruleset_filter(tmp_path):
+    errors = [str(e) for e in load_catalogue(write_catalogue(tmp_path), ["nope"]).errors]
+    assert errors and "no ruleset 'nope'" in errors[0]
+
+
+@pytest.mark.parametrize("bad_id", ["toy/../../etc/passwd", "toy/a b", "/abs", "toy"])
+def test_case_ids_cannot_hold_path_tricks(tmp_path, bad_id):
+    text = CASE_ADD.replace("toy/add/two-plus-three", bad_id)
+    errors, _ = errors_for(tmp_path, "evil.yaml", text)
+    assert errors, bad_id
+
+
+def test_bundled_catalogue_is_valid_and_fully_covered():
+    catalogue = load_catalogue()
+    assert not catalogue.errors, "\n".join(str(e) for e in catalogue.errors)
+    assert not catalogue.uncovered(), [r.id for r in catalogue.uncovered()]

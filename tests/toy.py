@@ -1,0 +1,130 @@
+"""A toy ruleset for testing the harness itself, independent of any real game.
+
+Setup ``{start: N}``; action ``{add: K}`` (rejected when K < 0); observation
+``{"cards": {}, "players": {"p1": {"count": N}}}``; each add emits
+``{"type": "added", "amount": K}``.  Engines here are plugged in through
+``--engine python:toy:<factory>`` exactly like third-party engines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance import Unsupported
+
+RULES_YAML = """\
+ruleset: toy
+seed: toy.txt
+rules:
+  - {id: toy/R-1, ref: "1", kind: rule, title: Adding adds, text: "足す", summary: add adds}
+  - {id: toy/R-2, ref: "2", kind: rule, title: No negatives, text: "負", summary: no negatives}
+  - {id: toy/R-3, ref: "3", kind: rule, title: Nobody covers this, text: "無", summary: uncovered}
+"""
+
+CASE_ADD = """\
+id: toy/add/two-plus-three
+title: two plus three is five
+ruleset: toy
+rules: [toy/R-1]
+source: {seed: toy.txt, ref: "1", quote: "足す"}
+setup: {start: 2}
+steps:
+  - do: {add: 3}
+    expect:
+      players: {p1: {count: 5}}
+      events: {include: [{type: added, amount: 3}]}
+"""
+
+CASE_NEGATIVE = """\
+id: toy/negative/rejected
+title: a negative add is rejected
+ruleset: toy
+rules: [toy/R-2]
+source: {seed: toy.txt, ref: "2", quote: "負"}
+setup: {start: 2}
+steps:
+  - do: {add: -1}
+    expect: {outcome: rejected, players: {p1: {count: 2}}}
+"""
+
+
+def write_catalogue(root, extra: dict[str, str] | None = None):
+    """A valid toy catalogue under ``root`` (a pathlib.Path); returns root."""
+    folder = root / "toy"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "rules.yaml").write_text(RULES_YAML, "utf-8")
+    (folder / "add.yaml").write_text(CASE_ADD, "utf-8")
+    (folder / "negative.yaml").write_text(CASE_NEGATIVE, "utf-8")
+    for name, text in (extra or {}).items():
+        (folder / name).write_text(text, "utf-8")
+    return root
+
+
+class ToyEngine:
+    """Plays the toy rules correctly."""
+
+    name = "toy"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def hello(self) -> dict[str, Any]:
+        return {"name": self.name, "version": "1", "rulesets": ["toy"], "capabilities": {}}
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        if ruleset != "toy":
+            raise Unsupported(f"no ruleset {ruleset}")
+        self.count = setup["start"]
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        if "add" not in action:
+            raise Unsupported(f"unknown action {sorted(action)}")
+        if action["add"] < 0:
+            return {"accepted": False, "reason": "negative"}
+        self.count += self.amount(action["add"])
+        return {"accepted": True, "events": [{"type": "added", "amount": action["add"]}]}
+
+    def amount(self, k: int) -> int:
+        return k
+
+    def observe(self) -> dict[str, Any]:
+        return {"cards": {}, "players": {"p1": {"count": self.count}}}
+
+    def close(self) -> None:
+        pass
+
+
+class WrongEngine(ToyEngine):
+    """Breaks rule 1: adds one too many.  The message carries hostile text."""
+
+    name = "<script>alert('wrong')</script>"
+
+    def amount(self, k: int) -> int:
+        return k + 1
+
+
+class RaisingEngine(ToyEngine):
+    """Raises inside act: an engine bug must become an error result, not a harness crash."""
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        raise ZeroDivisionError("engine bug")
+
+
+class GarbageEngine(ToyEngine):
+    """Answers act with something that is not a reply."""
+
+    def act(self, action: dict[str, Any]) -> Any:
+        return ["not", "a", "reply"]
+
+
+class SkippingEngine(ToyEngine):
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        raise Unsupported("boards with a start value are not modelled")
+
+
+class MutatingEngine(ToyEngine):
+    """Scribbles on the setup it is given: must not leak into the catalogue."""
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        super().start(ruleset, setup)
+        setup["start"] = 999
