@@ -76,8 +76,13 @@ class _Conformance:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
+        from conformance._errors import UsageError
         from conformance._properties import properties_for
 
+        try:
+            self.runner  # noqa: B018 - start the engine now: a bad --engine is a usage error
+        except UsageError as exc:
+            raise pytest.UsageError(str(exc)) from None
         collector = _Catalogue.from_parent(session, name="conformance")
         new: list[pytest.Item] = []
         for case in self.catalogue.cases:

@@ -1,0 +1,81 @@
+"""The pytest plugin, exercised with pytester on the toy catalogue and toy engines."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from toy import write_catalogue
+
+HERE = Path(__file__).parent
+
+
+@pytest.fixture(autouse=True)
+def toy_importable(monkeypatch):
+    """The child pytest imports the toy engines the way a user's engine is imported."""
+    monkeypatch.setenv("PYTHONPATH", str(HERE))
+
+
+def run_pytest(pytester, spec, *extra):
+    root = write_catalogue(pytester.path / "cases")
+    return pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--engine", spec, "--conformance-cases", str(root), *extra)
+
+
+def test_plugin_is_inert_without_engine(pytester):
+    pytester.makepyfile("def test_x(): pass")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_each_case_is_an_item_with_a_stable_id(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*toy/add/two-plus-three PASSED*",
+                                 "*toy/negative/rejected PASSED*"])
+
+
+def test_failure_shows_expected_observed_and_rerun(pytester):
+    result = run_pytest(pytester, "python:toy:WrongEngine")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*FAIL toy/add/two-plus-three [[]rules: toy/R-1[]]*",
+        "*step 1: players.p1.count:*",
+        "*expected 5*", "*observed 6*",
+        "*rerun: conformance run --engine python:toy:WrongEngine --select toy/add/two-plus-three*",
+    ])
+
+
+def test_known_failures_become_strict_xfail(pytester):
+    known = pytester.path / "known.txt"
+    known.write_text("toy/add/two-plus-three\n")
+    result = run_pytest(pytester, "python:toy:WrongEngine", "--conformance-known-failures",
+                        str(known))
+    result.assert_outcomes(passed=1, xfailed=1)
+    result = run_pytest(pytester, "python:toy:ToyEngine", "--conformance-known-failures",
+                        str(known))
+    result.assert_outcomes(passed=1, failed=1)  # strict: the known failure passed
+
+
+def test_invalid_catalogue_is_a_usage_error(pytester):
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "broken.yaml").write_text("id: [\n")
+    result = pytester.runpytest_subprocess("--engine", "python:toy:ToyEngine",
+                                           "--conformance-cases", str(root))
+    assert result.ret == 4  # pytest's USAGE_ERROR
+    result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
+
+
+def test_unknown_engine_is_a_usage_error(pytester):
+    result = run_pytest(pytester, "python:toy:NoSuchFactory")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*has no 'NoSuchFactory'*"])
+
+
+def test_cli_help_smoke():
+    out = subprocess.run([sys.executable, "-m", "conformance", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    for command in ("certify", "validate", "report", "rules", "failures", "mutants"):
+        assert command in out
