@@ -44,9 +44,9 @@ class KnownFailures:
         """Mark ``result``; return a problem message for an unexpected pass."""
         if not self.matches(result.id):
             return None
-        if result.status in ("fail", "error"):
+        if result.status in ("fail", "error", "pass"):
+            # on a pass this marks an *unexpected* pass (strict, like pytest's xfail)
             result.expected_failure = True
-            return None
         if result.status == "pass":
             return (f"{result.id} is listed in {self.path} as a known failure but passed: "
                     "remove it from the list")

@@ -40,10 +40,10 @@ class Result:
     step: int | None = None      # 1-based step where it stopped, for cases
     mismatches: list[Mismatch] = dataclasses.field(default_factory=list)
     stderr: str = ""             # what the engine wrote on stderr (bounded), for errors
-    counterexample: str = ""     # for failed properties: path of the YAML case written
+    counterexample: str = ""     # for failed properties: the shrunk scenario as YAML case text
     duration: float = 0.0        # seconds
     rerun: str = ""              # a shell command that reruns just this item
-    expected_failure: bool = False  # listed in the known-failures file
+    expected_failure: bool = False  # listed as a known failure (on a pass: an unexpected pass)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

@@ -1,0 +1,229 @@
+"""report.html: one self-contained page (inline CSS, no script, nothing fetched).
+
+Every piece of text goes through ``_e`` (cleaned, then ``html.escape``), and
+the page forbids scripts with a Content-Security-Policy as a second line of
+defence.  Filtering to failures works without JavaScript: a checkbox hides
+passing rows through a CSS sibling selector, and failures have their own
+section that the navigation links to.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from conformance.report import _text
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 1rem;
+color:#1f2328}
+h1{font-size:1.6rem}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2rem;margin-top:2rem}
+table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.2rem .5rem;
+text-align:left;vertical-align:top}th{background:#f6f8fa}
+pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.5rem;overflow-x:auto;white-space:pre-wrap;
+word-break:break-all}
+code,pre{font-family:ui-monospace,monospace;font-size:12.5px}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{font-weight:600}
+dd{margin:0;word-break:break-word}nav a{margin-right:1rem}
+.banner{background:#fff8c5;border:2px solid #9a6700;padding:.6rem;font-weight:600}
+.status{font-weight:600;white-space:nowrap}
+.status-pass .status,.status.status-pass{color:#1a7f37;background:#dafbe1}
+.status-fail .status,.status.status-fail{color:#cf222e;background:#ffebe9}
+.status-error .status,.status.status-error{color:#bc4c00;background:#fff1e5}
+.status-skip .status,.status.status-skip{color:#57606a;background:#f6f8fa}
+.status-uncovered .status,.status.status-uncovered{color:#9a6700;background:#fff8c5}
+article{border-left:4px solid #cf222e;padding-left:.8rem;margin:1.2rem 0}
+article.status-error{border-color:#bc4c00}article.status-pass{border-color:#9a6700}
+#only-failing:checked~table tr.status-pass,#only-failing:checked~table tr.status-skip,
+#only-failing:checked~table tr.status-uncovered{display:none}
+"""
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _e(text: Any, limit: int = _text.DETAIL_LIMIT) -> str:
+    """Cleaned, bounded, escaped: the only way text enters the page."""
+    return html.escape(_text.bound(_text.clean(str(text)), limit), quote=True)
+
+
+def anchor(prefix: str, ident: str) -> str:
+    """A fragment id that survives any id: unsafe characters become ``_hex``."""
+    return prefix + "-" + re.sub(r"[^A-Za-z0-9.-]", lambda m: f"_{ord(m.group()):x}", ident)
+
+
+def _table(headers: list[str], rows: list[str], cls: str = "") -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _row(cells: list[str], cls: str = "", ident: str = "") -> str:
+    """A row of already-escaped cells."""
+    attrs = (f' class="{cls}"' if cls else "") + (f' id="{ident}"' if ident else "")
+    return f"<tr{attrs}>{''.join(f'<td>{c}</td>' for c in cells)}</tr>"
+
+
+def _status(status: str, shown: str | None = None) -> str:
+    return f'<span class="status status-{_e(status)}">{_e(shown or status)}</span>'
+
+
+def render(report: dict[str, Any]) -> str:
+    """The whole report as one HTML page."""
+    attention = _text.needs_attention(report)
+    title = f"Conformance report: {_text.engine_label(report)}"
+    nav = ['<a href="#summary">Summary</a>', '<a href="#rules">Rules</a>']
+    nav += [f'<a href="#{_section_id(title)}">{title} ({len(items)})</a>'
+            for title, items in attention.items()]
+    if report["mutation"]:
+        nav.append('<a href="#mutation">Mutation</a>')
+    body = [
+        f"<header><h1>{_e(title, 500)}</h1>",
+        *_banner(report),
+        _facts(report),
+        f"<nav>{''.join(nav)}</nav></header><main>",
+        _summary(report),
+        *_problems(report),
+        _rules(report, attention),
+        *_attention(attention),
+        *_mutation(report),
+        "</main>",
+    ]
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{_e(title, 200)}</title><style>{_CSS}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def _banner(report: dict[str, Any]) -> list[str]:
+    if report["complete"]:
+        return []
+    return [f'<p class="banner" role="alert">⚠ {_e(_text.incomplete_notice(report))}</p>']
+
+
+def _facts(report: dict[str, Any]) -> str:
+    suite, engine, settings = report["suite"], report["engine"], report["settings"]
+    filters = settings["filters"]
+    facts = [
+        ("suite", f"{suite['name']} {suite['version']} (catalogue {suite['catalogue_digest']})"),
+        ("engine", f"{_text.engine_label(report)} (spec {engine['spec']})"),
+        ("rulesets", ", ".join(settings["rulesets"]) or "none"),
+        ("profile", f"{settings['profile']}, seed {settings['seed']}, "
+                    f"max_examples {settings['max_examples']}, timeout {settings['timeout']} s"),
+        ("filters", ", ".join(filters["select"] + filters["rules"]) or "none"),
+        ("known failures", settings["known_failures"] or "none"),
+        ("started", f"{report['started']}, took {report['duration']:.2f} s"),
+    ]
+    items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v, 1000)}</dd>" for k, v in facts)
+    return f'<dl class="facts">{items}</dl>'
+
+
+def _summary(report: dict[str, Any]) -> str:
+    summary, rules = report["summary"], report["rules"]
+    statuses = ("pass", "fail", "error", "skip", "uncovered")
+    results = _table([k.replace("_", " ") for k in summary],
+                     [_row([_e(v) for v in summary.values()])])
+    by_rule = _table(["rules", *statuses],
+                     [_row([_e(len(rules)), *(_e(sum(r["status"] == s for r in rules))
+                                              for s in statuses)])])
+    counts = _text.ruleset_rows(report)
+    rows = [_row([_e(v) for v in row.values()]) for row in counts]
+    per_ruleset = _table(list(counts[0]), rows) if counts else "<p>No rulesets.</p>"
+    return (f'<section id="summary"><h2>Summary</h2><h3>Results (cases and properties)</h3>'
+            f"{results}<h3>Rules</h3>{by_rule}<h3>Rulesets</h3>{per_ruleset}</section>")
+
+
+def _problems(report: dict[str, Any]) -> list[str]:
+    if not report["problems"]:
+        return []
+    items = "".join(f"<li><strong>{_e(p['kind'])}:</strong> {_e(p['message'])}</li>"
+                    for p in report["problems"])
+    return [f'<section id="problems"><h2>Problems</h2><ul>{items}</ul></section>']
+
+
+def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -> str:
+    failing: dict[str, list[str]] = {}
+    for results in attention.values():
+        for result in results:
+            for rule in result["rules"]:
+                failing.setdefault(rule, []).append(result["id"])
+    rows = []
+    for rule in report["rules"]:
+        links = " ".join(f'<a href="#{anchor("result", i)}">{_e(i, 200)}</a>'
+                         for i in failing.get(rule["id"], []))
+        cells = [_e(rule["id"], 200), _e(rule["kind"]), _e(rule["title"], 300),
+                 _e(len(rule["cases"])), _e(len(rule["properties"])),
+                 _e(_text.mutants_killed(report, rule)),
+                 f'<span class="status">{_e(rule["status"])}</span>', links]
+        rows.append(_row(cells, f"status-{_e(rule['status'])}", anchor("rule", rule["id"])))
+    table = _table(["rule", "kind", "title", "cases", "properties", "mutants", "status",
+                    "failing"], rows, "rules")
+    return ('<section id="rules"><h2>Rules</h2>'
+            '<input type="checkbox" id="only-failing">'
+            '<label for="only-failing"> show only failing and erroring rules</label>'
+            f"{table}</section>")
+
+
+def _attention(attention: dict[str, list[dict[str, Any]]]) -> list[str]:
+    parts = []
+    for title, results in attention.items():
+        items = "".join(_result(r) for r in results) or f"<p>No {title.lower()}.</p>"
+        parts.append(f'<section id="{_section_id(title)}"><h2>{title}</h2>{items}</section>')
+    return parts
+
+
+def _section_id(title: str) -> str:
+    return title.lower().replace(" ", "-")
+
+
+def _result(result: dict[str, Any]) -> str:
+    """One failure, error or unexpected pass, with everything needed to act on it."""
+    rules = " ".join(f'<a href="#{anchor("rule", r)}">{_e(r, 200)}</a>' for r in result["rules"])
+    facts = [("kind", _e(result["kind"])),
+             ("outcome", _status(result["status"], _text.outcome(result))),
+             ("rules", rules or "none")]
+    if result["step"] is not None:
+        facts.append(("step", _e(result["step"])))
+    if _text.is_unexpected_pass(result):
+        facts.append(("fix", "remove it from the known-failures file"))
+    if result["message"]:
+        facts.append(("message", _e(result["message"])))
+    parts = [f'<article id="{anchor("result", result["id"])}" '
+             f'class="status-{_e(result["status"])}"><h3>{_e(result["id"], 300)}</h3>',
+             '<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
+             + "</dl>"]
+    if result["mismatches"]:
+        rows = [_row([f"<code>{_e(m['path'], 300)}</code>",
+                      f"<pre>{_e(_text.value(m['expected']))}</pre>",
+                      f"<pre>{_e(_text.value(m['observed']))}</pre>"])
+                for m in result["mismatches"]]
+        parts.append(_table(["where", "expected", "observed"], rows))
+    if result["counterexample"]:
+        parts.append("<details open><summary>counterexample, as a case to review and add to "
+                     "<code>cases/</code></summary>"
+                     f"<pre>{_e(result['counterexample'], _text.COUNTEREXAMPLE_LIMIT)}</pre>"
+                     "</details>")
+    if result["stderr"]:
+        parts.append("<details open><summary>stderr (last lines)</summary>"
+                     f"<pre>{_e(_text.tail(result['stderr']), _text.STDERR_CHARS * 2)}</pre>"
+                     "</details>")
+    if result["rerun"]:
+        parts.append(f"<p>Rerun:</p><pre><code>{_e(result['rerun'])}</code></pre>")
+    return "".join(parts) + "</article>"
+
+
+def _mutation(report: dict[str, Any]) -> list[str]:
+    mutation = report["mutation"]
+    if not mutation:
+        return []
+    rows = [_row([_e(m["name"], 200), _e(m["ruleset"]), _e(", ".join(m["rules"])),
+                  _status("pass" if m["killed"] else "fail", "yes" if m["killed"] else "no"),
+                  _e(", ".join(m["killed_by"]))])
+            for m in mutation["mutants"]]
+    return [f'<section id="mutation"><h2>Mutation</h2><p>Score: {mutation["score"]:.0%} of '
+            f'{len(mutation["mutants"])} mutants killed.</p>'
+            f'{_table(["mutant", "ruleset", "rules", "killed", "killed by"], rows)}</section>']

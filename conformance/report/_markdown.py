@@ -1,0 +1,176 @@
+"""report.md: GitHub-flavoured Markdown, for PR comments, job summaries and terminals.
+
+Engine-controlled text is either escaped inline (``inline``) or put in a fenced
+block whose fence is longer than any backtick run inside it (``fence``), so an
+engine cannot end a table row, open a code span, or close a fence early.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tabulate import tabulate
+
+from conformance.report import _text
+
+# Backslash-escaping any ASCII punctuation is always literal in CommonMark; these
+# are the characters that can start markup inline or end a table cell ($ is math).
+_SPECIAL = re.compile(r"([\\`*_\[\]|~<>&$])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def inline(text: str, limit: int = _text.CELL_LIMIT) -> str:
+    """Text safe anywhere in a line, including a table cell."""
+    return _SPECIAL.sub(r"\\\1", _text.one_line(text, limit))
+
+
+def fence(text: str, info: str = "text") -> str:
+    """A fenced block that nothing inside can close."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{info}\n{text}\n{marks}"
+
+
+def _table(rows: list[list[Any]], headers: list[str]) -> str:
+    return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
+
+
+def render(report: dict[str, Any]) -> str:
+    """The whole report as one Markdown document."""
+    parts = [
+        f"# Conformance report: {inline(_text.engine_label(report))}",
+        *_header(report),
+        "## Summary",
+        _summary(report),
+        *_problems(report),
+        "## Rulesets",
+        _rulesets(report),
+        "## Rules",
+        *_rules(report),
+        *_attention(report),
+        *_mutation(report),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def _header(report: dict[str, Any]) -> list[str]:
+    suite, engine, settings = report["suite"], report["engine"], report["settings"]
+    lines = []
+    if not report["complete"]:
+        lines.append(f"> **⚠ {inline(_text.incomplete_notice(report), 1000)}**")
+    filters = settings["filters"]
+    chosen = ", ".join(filters["select"] + filters["rules"]) or "none"
+    facts = [
+        ("suite", f"{suite['name']} {suite['version']} (catalogue {suite['catalogue_digest']})"),
+        ("engine", f"{_text.engine_label(report)} (spec {engine['spec']})"),
+        ("rulesets", ", ".join(settings["rulesets"]) or "none"),
+        ("profile", f"{settings['profile']}, seed {settings['seed']}, "
+                    f"max_examples {settings['max_examples']}, timeout {settings['timeout']} s"),
+        ("filters", chosen),
+        ("known failures", settings["known_failures"] or "none"),
+        ("started", f"{report['started']}, took {report['duration']:.2f} s"),
+    ]
+    lines.append("\n".join(f"- **{name}:** {inline(text, 1000)}" for name, text in facts))
+    return lines
+
+
+def _summary(report: dict[str, Any]) -> str:
+    summary = report["summary"]
+    rules = report["rules"]
+    results = _table(
+        [[summary[key] for key in summary]],
+        [key.replace("_", " ") for key in summary],
+    )
+    statuses = ("pass", "fail", "error", "skip", "uncovered")
+    by_rule = _table(
+        [[len(rules), *(sum(r["status"] == s for r in rules) for s in statuses)]],
+        ["rules", *statuses],
+    )
+    return f"Results (cases and properties):\n\n{results}\n\nRules:\n\n{by_rule}"
+
+
+def _rulesets(report: dict[str, Any]) -> str:
+    rows = _text.ruleset_rows(report)
+    if not rows:
+        return "No rulesets."
+    return _table([[inline(str(v)) for v in row.values()] for row in rows], list(rows[0]))
+
+
+def _problems(report: dict[str, Any]) -> list[str]:
+    if not report["problems"]:
+        return []
+    items = "\n".join(
+        f"- **{inline(p['kind'])}:** {inline(p['message'], _text.DETAIL_LIMIT)}"
+        for p in report["problems"]
+    )
+    return ["## Problems", items]
+
+
+def _rules(report: dict[str, Any]) -> list[str]:
+    parts = []
+    for ruleset in _text.rulesets(report):
+        rules = [r for r in report["rules"] if r["ruleset"] == ruleset]
+        if not rules:
+            continue
+        rows = [
+            [inline(r["id"]), r["kind"], len(r["cases"]), len(r["properties"]),
+             _text.mutants_killed(report, r), r["status"]]
+            for r in rules
+        ]
+        parts += [f"### {inline(ruleset)}",
+                  _table(rows, ["rule", "kind", "cases", "properties", "mutants", "status"])]
+    return parts or ["No rules."]
+
+
+def _attention(report: dict[str, Any]) -> list[str]:
+    parts = []
+    for title, results in _text.needs_attention(report).items():
+        parts.append(f"## {title}")
+        parts += [_result(r) for r in results] or [f"No {title.lower()}."]
+    return parts
+
+
+def _result(result: dict[str, Any]) -> str:
+    """One failure, error or unexpected pass, with everything needed to act on it."""
+    facts = [("kind", result["kind"]), ("outcome", _text.outcome(result)),
+             ("rules", ", ".join(result["rules"]) or "none")]
+    if result["step"] is not None:
+        facts.append(("step", str(result["step"])))
+    if _text.is_unexpected_pass(result):
+        facts.append(("fix", "remove it from the known-failures file"))
+    if result["message"]:
+        facts.append(("message", result["message"]))
+    parts = [
+        f"### {inline(result['id'])}",
+        "\n".join(f"- **{k}:** {inline(v, _text.DETAIL_LIMIT)}" for k, v in facts),
+    ]
+    if result["mismatches"]:
+        rows = [[inline(m["path"]), inline(_text.value(m["expected"], 500), 600),
+                 inline(_text.value(m["observed"], 500), 600)] for m in result["mismatches"]]
+        parts.append(_table(rows, ["where", "expected", "observed"]))
+    if result["counterexample"]:
+        yaml = _text.bound(result["counterexample"].rstrip("\n"), _text.COUNTEREXAMPLE_LIMIT)
+        parts += ["Counterexample (a YAML case: review it, then add it to cases/):",
+                  fence(_text.clean(yaml), "yaml")]
+    if result["stderr"]:
+        parts += ["stderr (last lines):", fence(_text.clean(_text.tail(result["stderr"])))]
+    if result["rerun"]:
+        parts += ["Rerun:", fence(_text.clean(result["rerun"]), "sh")]
+    return "\n\n".join(parts)
+
+
+def _mutation(report: dict[str, Any]) -> list[str]:
+    mutation = report["mutation"]
+    if not mutation:
+        return []
+    rows = [
+        [inline(m["name"]), inline(m["ruleset"]), inline(", ".join(m["rules"])),
+         "yes" if m["killed"] else "**no**", inline(", ".join(m["killed_by"]))]
+        for m in mutation["mutants"]
+    ]
+    return [
+        "## Mutation",
+        f"Score: {mutation['score']:.0%} of {len(mutation['mutants'])} mutants killed.",
+        _table(rows, ["mutant", "ruleset", "rules", "killed", "killed by"]),
+    ]

@@ -1,0 +1,159 @@
+"""Text helpers shared by the renderers: bounding, cleaning, and small views of the dict.
+
+Everything an engine controls (its name, messages, stderr, observed values)
+reaches a human through these, so a hostile or broken engine cannot flood a
+report or smuggle terminal escapes and markup into it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: One table cell or one-line field.
+CELL_LIMIT = 300
+#: A message or a JSON value shown in a failure's details.
+DETAIL_LIMIT = 2000
+#: A failed property's counterexample (a YAML case): its beginning, where the setup is.
+COUNTEREXAMPLE_LIMIT = 8000
+#: The stderr excerpt: the *end* of stderr, where tracebacks finish.
+STDERR_CHARS = 4000
+STDERR_LINES = 60
+
+# Characters XML 1.0 forbids, plus the C1 controls and DEL that it allows but
+# that nobody means to print.  Tab, LF and CR stay.  Lone surrogates (from
+# undecodable engine output) cannot be encoded at all, so they go too.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def clean(text: str) -> str:
+    r"""Replace control characters with a visible ``\xNN`` / ``\uNNNN`` escape.
+
+    Visible rather than dropped, so that "the engine wrote a NUL here" is
+    still readable in the report.
+    """
+    return _CONTROL.sub(_escape_char, text)
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def bound(text: str, limit: int) -> str:
+    """The first ``limit`` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit} more characters in report.json]"
+
+
+def tail(text: str, chars: int = STDERR_CHARS, lines: int = STDERR_LINES) -> str:
+    """The last lines of stderr, saying how much was cut."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n")
+    excerpt = "\n".join(text.split("\n")[-lines:])[-chars:]
+    cut = len(text) - len(excerpt)
+    if cut > 0:
+        return f"[{cut} earlier characters in report.json] …\n{excerpt}"
+    return excerpt
+
+
+def one_line(text: str, limit: int = CELL_LIMIT) -> str:
+    """Cleaned, bounded and on one line: for table cells and headings."""
+    return bound(" ".join(clean(text).split()), limit)
+
+
+def value(data: Any, limit: int = DETAIL_LIMIT) -> str:
+    """A JSON value as compact, bounded text (for expected / observed)."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(data)
+    return bound(clean(text), limit)
+
+
+# --- small views of the report dict -------------------------------------------------------
+
+
+def is_unexpected_pass(result: dict[str, Any]) -> bool:
+    """Listed as a known failure but passed: the list is stale."""
+    return result["status"] == "pass" and result["expected_failure"]
+
+
+def is_expected_failure(result: dict[str, Any]) -> bool:
+    return result["status"] in ("fail", "error") and result["expected_failure"]
+
+
+def outcome(result: dict[str, Any]) -> str:
+    """The status as a reader should see it, known failures included."""
+    if is_expected_failure(result):
+        return f"{result['status']} (expected)"
+    if is_unexpected_pass(result):
+        return "pass (unexpected)"
+    return result["status"]
+
+
+def rulesets(report: dict[str, Any]) -> list[str]:
+    """Every ruleset the report mentions, in first-seen order (settings first)."""
+    seen: dict[str, None] = {}
+    for name in report["settings"]["rulesets"]:
+        seen[name] = None
+    for item in (*report["rules"], *report["results"]):
+        seen[item["ruleset"]] = None
+    return list(seen)
+
+
+def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per-ruleset counts of rules by status and of results by status."""
+    rows = []
+    for name in rulesets(report):
+        rules = [r for r in report["rules"] if r["ruleset"] == name]
+        results = [r for r in report["results"] if r["ruleset"] == name]
+        row: dict[str, Any] = {"ruleset": name, "rules": len(rules)}
+        for status in ("pass", "fail", "error", "skip", "uncovered"):
+            row[status] = sum(r["status"] == status for r in rules)
+        row["cases"] = sum(r["kind"] == "case" for r in results)
+        row["properties"] = sum(r["kind"] == "property" for r in results)
+        row["failing results"] = sum(
+            r["status"] in ("fail", "error") and not r["expected_failure"] for r in results
+        )
+        rows.append(row)
+    return rows
+
+
+def mutants_killed(report: dict[str, Any], rule: dict[str, Any]) -> str:
+    """``killed/total`` for a rule's mutants, or the bare count without a mutation run."""
+    names = rule["mutants"]
+    mutation = report.get("mutation")
+    if not mutation:
+        return str(len(names))
+    killed = {m["name"] for m in mutation["mutants"] if m["killed"]}
+    return f"{sum(n in killed for n in names)}/{len(names)}"
+
+
+def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The results a reader must look at, grouped as the reports show them."""
+    results = report["results"]
+    groups = {
+        "Failures": [r for r in results if r["status"] == "fail"],
+        "Errors": [r for r in results if r["status"] == "error"],
+        "Unexpected passes": [r for r in results if is_unexpected_pass(r)],
+    }
+    if not groups["Unexpected passes"]:
+        del groups["Unexpected passes"]  # the usual case: no section to announce
+    return groups
+
+
+def engine_label(report: dict[str, Any]) -> str:
+    engine = report["engine"]
+    return " ".join(part for part in (engine["name"], engine["version"]) if part) or engine["spec"]
+
+
+def incomplete_notice(report: dict[str, Any]) -> str:
+    """Why a partial report is partial, in one sentence."""
+    reasons = [p["message"] for p in report["problems"] if p["kind"] == "interrupted"]
+    why = f" ({one_line(reasons[0])})" if reasons else ""
+    return (
+        f"INCOMPLETE: the run was interrupted{why}; this report is partial and covers "
+        f"only the {report['summary']['total']} results recorded before it stopped."
+    )

@@ -1,0 +1,113 @@
+"""write_reports and render: every file is replaced whole or not at all; rule_table."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from test_report_samples import failing, sample_report
+
+from conformance import report as reports
+from conformance.report import FILENAMES, render, rule_table, write_reports
+
+ALL = {"report.json", "report.md", "junit.xml", "report.html", "badge.json"}
+
+
+def test_every_format_is_written(tmp_path: Path) -> None:
+    report = sample_report()
+    written = write_reports(report, tmp_path / "out")
+    assert {p.name for p in written.values()} == ALL
+    assert {p.name for p in (tmp_path / "out").iterdir()} == ALL  # no temp files left
+    assert json.loads(written["json"].read_text("utf-8")) == report
+    for fmt, path in written.items():
+        assert path.read_text("utf-8") == render(report, fmt)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+def test_some_formats_only(tmp_path: Path) -> None:
+    written = write_reports(sample_report(), tmp_path, formats=("json", "badge"))
+    assert sorted(written) == ["badge", "json"]
+    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "badge.json"}
+
+
+def test_an_old_report_is_replaced_whole(tmp_path: Path) -> None:
+    old = tmp_path / "report.json"
+    old.write_text("x" * 1_000_000)
+    before = old.stat().st_ino
+    write_reports(sample_report(), tmp_path, formats=("json",))
+    assert json.loads(old.read_text("utf-8")) == sample_report()  # no tail of the old file
+    assert old.stat().st_ino != before  # a new file renamed over it, not rewritten in place
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "report.md").write_text("old")
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(reports.os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        write_reports(sample_report(), tmp_path, formats=("md",))
+    assert (tmp_path / "report.md").read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+
+def test_a_renderer_bug_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(report: dict) -> str:
+        raise RuntimeError("renderer bug")
+
+    monkeypatch.setitem(reports._RENDERERS, "html", broken)
+    with pytest.raises(RuntimeError):
+        write_reports(sample_report(), tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_format_names_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="unknown report format 'pdf'; choose from json, md"):
+        render(sample_report(), "pdf")
+    assert set(FILENAMES) == {"json", "md", "junit", "html", "badge"}
+
+
+def test_json_keeps_unicode_and_survives_undecodable_stderr() -> None:
+    report = sample_report()
+    report["rules"][0]["title"] = "デッキをシャッフルする"
+    assert "デッキをシャッフルする" in render(report, "json")
+    failing(report, "error")["stderr"] = "bad byte \udcff"
+    text = render(report, "json")
+    text.encode("utf-8")
+    assert json.loads(text)["results"][2]["stderr"] == "bad byte \udcff"
+
+
+def test_rule_table_from_a_report_or_from_the_catalogue() -> None:
+    table = rule_table(sample_report())
+    lines = table.splitlines()
+    assert lines[0].split() == ["rule", "kind", "title", "cases", "properties", "mutants",
+                                "status"]
+    row = next(line for line in lines if line.startswith("vision/IR-3.2.5.b"))
+    assert row.split()[-4:] == ["1", "1", "1", "fail"]
+    assert "Revealing the whole deck shuffles it" in row
+    catalogue = [{"id": "vision/QA-1", "kind": "qa", "title": "T\x1b[2J", "cases": ["c"]}]
+    table = rule_table(catalogue, tablefmt="github")
+    assert "| vision/QA-1 | qa     | T\\x1b[2J |" in table
+    assert table.splitlines()[-1].endswith("| -        |")
+
+
+def test_written_files_are_utf8_with_unix_newlines(tmp_path: Path) -> None:
+    written = write_reports(sample_report(), tmp_path)
+    for path in written.values():
+        data = path.read_bytes()
+        assert b"\r\n" not in data
+        data.decode("utf-8")
+
+
+@pytest.mark.parametrize("fmt", sorted(FILENAMES))
+def test_an_empty_run_renders(fmt: str) -> None:
+    report = sample_report()
+    report.update(results=[], rules=[], problems=[], mutation=None,
+                  summary=dict.fromkeys(report["summary"], 0))
+    report["settings"]["rulesets"] = []
+    reports.validate_report(report)
+    assert render(report, fmt)
