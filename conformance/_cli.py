@@ -6,6 +6,7 @@ Exit codes are `ExitCode` (docs/cli.md).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import signal
 import sys
@@ -68,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
                             "'ci' when CI is set)")
         p.add_argument("--timeout", type=float, help="seconds per engine reply "
                                                      "(default: the profile's)")
+        p.add_argument("--run-timeout", type=float, metavar="S",
+                       help="seconds the whole run may take; items not reached by then are "
+                            "recorded as errors (default: the profile's)")
         p.add_argument("--no-properties", action="store_true", help="run cases only")
         p.add_argument("--no-cases", action="store_true", help="run properties only")
         p.add_argument("--known-failures", type=Path, metavar="FILE",
@@ -125,6 +129,8 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     from conformance._runner import Selection
 
     profile = get_profile(args.profile)
+    if args.run_timeout:
+        profile = dataclasses.replace(profile, run_timeout=args.run_timeout)
     selection = Selection(rulesets=args.ruleset, select=args.select, rules=args.rule,
                           properties=not args.no_properties, cases=not args.no_cases)
     options = {"memory_limit_mb": args.memory_limit} if args.memory_limit else {}
@@ -140,10 +146,12 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     report = certify(config, on_result=progress, mutation=mutation)
     progress.done()
     if args.out:
-        from conformance.report import write_reports
+        from conformance.report import write_counterexamples, write_reports
 
         written = write_reports(report, args.out)
         print(f"reports written: {', '.join(str(p) for p in written.values())}")
+        for path in write_counterexamples(report, args.out):
+            print(f"counterexample written: {path}")
     _print_outcome(report)
     return exit_status(report)
 

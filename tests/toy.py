@@ -128,3 +128,13 @@ class MutatingEngine(ToyEngine):
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         super().start(ruleset, setup)
         setup["start"] = 999
+
+
+class SlowEngine(ToyEngine):
+    """Takes its time on every action, so a test can interrupt a run mid-way."""
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        import time
+
+        time.sleep(1.0)
+        return super().act(action)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -21,8 +22,8 @@ from tabulate import tabulate
 from conformance.report import _badge, _html, _junit, _markdown, _text
 from conformance.report._schema import InvalidReport, validate_report
 
-__all__ = ["FILENAMES", "InvalidReport", "render", "rule_table", "validate_report",
-           "write_reports"]
+__all__ = ["FILENAMES", "InvalidReport", "render", "rule_table", "safe_filename",
+           "validate_report", "write_counterexamples", "write_reports"]
 
 #: The file each format is written to inside the output directory.
 FILENAMES: dict[str, str] = {
@@ -86,6 +87,36 @@ def write_reports(
         path = out_dir / FILENAMES[fmt]
         _replace(path, text)
         written[fmt] = path
+    return written
+
+
+def safe_filename(item_id: str, suffix: str = ".yaml") -> str:
+    """A file name made from an id that cannot name a folder or leave one.
+
+    ``vision/prop/x`` -> ``vision__prop__x.yaml``; anything but letters,
+    digits, ``.``, ``_`` and ``-`` becomes ``-``, and no name starts with a dot.
+    """
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", item_id.replace("/", "__")).lstrip(".")[:150]
+    return (name or "item") + suffix
+
+
+def write_counterexamples(report: dict[str, Any], out_dir: Path) -> list[Path]:
+    """Write each failed property's shrunk scenario to ``out_dir/counterexamples/``.
+
+    Returns the paths written.  The names come from property ids via
+    `safe_filename`, and each path is checked to stay inside the folder.
+    """
+    folder = Path(out_dir) / "counterexamples"
+    written = []
+    for result in report["results"]:
+        if not result.get("counterexample"):
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / safe_filename(result["id"])
+        if path.resolve().parent != folder.resolve():
+            raise ValueError(f"refusing to write {path}: outside {folder}")
+        _replace(path, result["counterexample"])
+        written.append(path)
     return written
 
 
