@@ -229,18 +229,27 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
         return None
     digest.update(path.name.encode() + b"\0" + raw)
     try:
-        nodes = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.load(text, Loader=yaml.SafeLoader)
+        nodes, data = _parse(text)
     except yaml.constructor.ConstructorError as exc:
         errors.append(CatalogueError(
             f"YAML tag not allowed: {exc.problem}", path=where, line=_mark_line(exc),
             hint="remove the tag; cases are plain data (safe loading never builds objects)"))
+        return None
+    except _AliasError as exc:
+        errors.append(CatalogueError(
+            str(exc.problem), path=where, line=_mark_line(exc),
+            hint="write the value out in full instead of &anchor / *alias"))
         return None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         errors.append(CatalogueError(
             f"invalid YAML: {problem}", path=where, line=_mark_line(exc),
             hint="fix the YAML syntax at that line (indentation, quotes, colons)"))
+        return None
+    except RecursionError:
+        errors.append(CatalogueError(
+            "nested too deeply to read", path=where,
+            hint="flatten the document; a case needs only a few levels"))
         return None
     if not isinstance(data, dict):
         errors.append(CatalogueError(
@@ -254,6 +263,35 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
             path=where, line=_line(nodes, list(err.path)),
             hint=_schema_hint(err, schema_name)))
     return None if problems else (data, nodes)
+
+
+class _AliasError(yaml.composer.ComposerError):
+    pass
+
+
+class _PlainLoader(yaml.SafeLoader):
+    """The safe loader, minus anchors and aliases.
+
+    Cases are plain data; aliases only make "billion laughs" documents and
+    shared mutable structure possible.
+    """
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _AliasError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _parse(text: str) -> tuple[yaml.Node | None, Any]:
+    """Parse once: the node tree (for line numbers) and the plain data."""
+    loader = _PlainLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:

@@ -70,6 +70,18 @@ def test_python_object_tag_is_rejected_not_constructed(tmp_path):
     assert "tag not allowed" in errors[0] and "tag.yaml:" in errors[0]
 
 
+def test_aliases_are_refused_so_no_billion_laughs(tmp_path):
+    text = "a: &a [lol, lol]\nb: [*a, *a, *a]\n"
+    errors, _ = errors_for(tmp_path, "laughs.yaml", text)
+    assert len(errors) == 1
+    assert "laughs.yaml:2" in errors[0] and "aliases" in errors[0] and "&anchor" in errors[0]
+
+
+def test_deep_nesting_is_an_error_not_a_crash(tmp_path):
+    errors, _ = errors_for(tmp_path, "deep.yaml", "[" * 5000)
+    assert len(errors) == 1 and "nested too deeply" in errors[0]
+
+
 def test_oversized_file_is_refused(tmp_path):
     errors, _ = errors_for(tmp_path, "big.yaml", "# pad\n" * (MAX_FILE_BYTES // 5))
     assert len(errors) == 1 and "limit" in errors[0]
