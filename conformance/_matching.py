@@ -84,6 +84,11 @@ def _match_events(expect: dict[str, Any], events: list[dict[str, Any]], path: st
         hits = [e for e in events if event_matches(pattern, e)]
         if hits:
             out.append(Mismatch(f"{path}.exclude[{i}]", f"no event like {pattern}", hits))
+    for i, rule in enumerate(expect.get("count", [])):
+        hits = [e for e in events if event_matches(rule["match"], e)]
+        if len(hits) != rule["n"]:
+            out.append(Mismatch(f"{path}.count[{i}]",
+                                f"exactly {rule['n']} event(s) like {rule['match']}", hits))
     order = expect.get("order", [])
     if order:
         position = 0

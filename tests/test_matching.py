@@ -58,3 +58,12 @@ def test_events_include_exclude_order():
 def test_event_pattern_is_partial():
     assert event_matches({"type": "damage"}, {"type": "damage", "amount": 3})
     assert not event_matches({"type": "damage", "amount": 4}, {"type": "damage", "amount": 3})
+
+
+def test_events_count_is_exact():
+    twice = {"accepted": True, "events": [{"type": "shuffle"}, {"type": "shuffle"}]}
+    rule = {"events": {"count": [{"match": {"type": "shuffle"}, "n": 1}]}}
+    assert match_step(rule, twice, None, "s")
+    assert not match_step(rule, OK, None, "s")
+    assert not match_step({"events": {"count": [{"match": {"type": "reveal"}, "n": 0}]}},
+                          OK, None, "s")
