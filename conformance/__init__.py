@@ -15,6 +15,7 @@ from conformance._engine import (
     Unsupported,
 )
 from conformance._errors import CatalogueError, ConformanceError, ExitCode, InvalidCatalogue
+from conformance._protocol import serve
 from conformance._results import Mismatch, Result
 
 __version__ = "0.1.0"
@@ -35,4 +36,5 @@ __all__ = [
     "Result",
     "Unsupported",
     "__version__",
+    "serve",
 ]

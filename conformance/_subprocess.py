@@ -1,0 +1,552 @@
+"""`SubprocessEngine`: any engine, in any language, behind JSON Lines on stdin/stdout.
+
+One long-lived child process per engine per run (docs/protocol.md).  The
+harness must survive whatever the child does, so:
+
+* every read has a deadline: a reader thread feeds a queue and the caller
+  waits on the queue, never on the pipe; writes go through a writer thread
+  so a child that stops reading cannot block us either;
+* stderr is drained continuously by a third thread into a bounded tail, so
+  a flood cannot fill the pipe and stall the child;
+* on any fault (timeout, crash, garbage, wrong seq, oversized line, schema
+  mismatch) the whole process group is killed, the fault is raised as an
+  `EngineFault` subclass carrying the stderr tail, and the next ``start()``
+  starts a fresh process and redoes the handshake.  A killed process's queue
+  dies with it, so a late answer can never be read as the current one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from conformance import _protocol
+from conformance._engine import (
+    PROTOCOL_VERSION,
+    EngineCrashed,
+    EngineFault,
+    EngineReportedError,
+    EngineTimeout,
+    ProtocolViolation,
+    Unsupported,
+    check_act_reply,
+    check_hello,
+    check_observation,
+)
+from conformance._errors import UsageError
+
+_POSIX = os.name == "posix"
+
+#: After ``stop``: how long a well-behaved engine gets to exit by itself.
+STOP_GRACE = 1.0
+#: After SIGKILL: how long we wait for the exit status (normally instant).
+KILL_WAIT = 1.0
+#: After the exit: how long the stderr thread gets to collect the last bytes.
+STDERR_SETTLE = 0.5
+#: Consecutive failed handshakes after which start() stops respawning.
+MAX_STARTUP_FAILURES = 2
+
+_READ_CHUNK = 65_536
+_SHOW = 200  # bytes of a bad line quoted in a message
+
+
+class SubprocessEngine:
+    """The `Engine` protocol spoken to a child process over JSON Lines.
+
+    ``argv`` is run without a shell (split a command line with `shlex.split`).
+    ``timeout`` bounds each reply, ``startup_timeout`` the process start plus
+    the ``hello`` reply.  A reply line longer than ``max_reply_bytes`` is a
+    protocol violation; ``stderr_limit`` bytes of stderr tail are kept.
+    ``memory_limit_mb`` caps the child's address space (POSIX only).
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float = 10.0,
+        startup_timeout: float = 20.0,
+        max_reply_bytes: int = 1_000_000,
+        stderr_limit: int = 64_000,
+        memory_limit_mb: int | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if isinstance(argv, str | bytes) or not argv or not all(isinstance(a, str) for a in argv):
+            raise UsageError(
+                f"SubprocessEngine needs argv as a non-empty list of strings, got {argv!r:.100}; "
+                "split a command line with shlex.split (it is never run through a shell)"
+            )
+        for label, value in (("timeout", timeout), ("startup_timeout", startup_timeout),
+                             ("max_reply_bytes", max_reply_bytes),
+                             ("stderr_limit", stderr_limit)):
+            if not value > 0:
+                raise UsageError(f"SubprocessEngine {label} must be > 0, got {value!r}")
+        self._preexec: Callable[[], None] | None = None
+        if memory_limit_mb is not None:
+            self._preexec = _memory_limiter(memory_limit_mb)
+        self._argv = list(argv)
+        self._timeout = float(timeout)
+        self._startup_timeout = float(startup_timeout)
+        self._max_reply = int(max_reply_bytes)
+        self._stderr_limit = int(stderr_limit)
+        self._cwd = cwd
+        self._env = dict(env) if env is not None else None
+        self._child: _Child | None = None
+        self._last_child: _Child | None = None
+        self._info: dict[str, Any] | None = None
+        self._seq = 0  # never reset: a seq is never reused, even across restarts
+        self._last_fault = ""
+        self._startup_failures = 0
+        self._closed = False
+
+    # -- the Engine protocol ---------------------------------------------------------
+
+    def hello(self) -> dict[str, Any]:
+        """Start the process if needed; return what its handshake said."""
+        self._ensure_running()
+        assert self._info is not None
+        return dict(self._info)
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        """Begin a game; (re)starts the process first if an earlier fault killed it."""
+        self._ensure_running()
+        self._request("start", {"ruleset": ruleset, "setup": setup})
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        return check_act_reply(self._request("act", {"action": action}))
+
+    def observe(self) -> dict[str, Any]:
+        return check_observation(self._request("observe", {}))
+
+    def close(self) -> None:
+        """Send ``stop``, give the engine `STOP_GRACE` seconds, then kill. Never hangs."""
+        self._closed = True
+        child, self._child = self._child, None
+        if child is not None:
+            self._last_child = child
+            child.stop(encode_request(self._next_seq(), "stop", {}), STOP_GRACE)
+
+    def __enter__(self) -> SubprocessEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- introspection (tests, debugging) -----------------------------------------------
+
+    @property
+    def pid(self) -> int | None:
+        """The running child's pid; None when no process is running."""
+        return self._child.proc.pid if self._child is not None else None
+
+    @property
+    def stderr(self) -> str:
+        """The bounded stderr tail of the current (or last) process."""
+        child = self._child or self._last_child
+        return child.stderr.text() if child is not None else ""
+
+    def __repr__(self) -> str:
+        return f"SubprocessEngine({self._argv!r}, pid={self.pid})"
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def _ensure_running(self) -> None:
+        if self._closed:
+            raise UsageError(f"{self._label()} was closed; create a new SubprocessEngine")
+        if self._child is not None:
+            return
+        if self._startup_failures >= MAX_STARTUP_FAILURES:
+            raise EngineCrashed(
+                f"{self._label()} failed to start {self._startup_failures} times in a row; "
+                f"not retrying. Last failure: {self._last_fault}",
+                stderr=self.stderr,
+            )
+        try:
+            self._child = _Child.spawn(self._argv, self._cwd, self._env, self._preexec,
+                                       self._max_reply, self._stderr_limit)
+        except OSError as exc:
+            self._startup_failures += 1
+            self._last_fault = f"could not start {self._command()!r}: {exc}"
+            raise EngineCrashed(
+                f"{self._last_fault}; check the command: it is run without a shell, "
+                "so shell syntax (pipes, ~, $VARS) does not work"
+            ) from exc
+        try:
+            self._handshake()
+        except EngineFault:
+            self._startup_failures += 1
+            if self._child is not None:  # a fault raised without killing: do it here
+                self._last_child, self._child = self._child, None
+                self._last_child.kill()
+            raise
+        self._startup_failures = 0
+
+    def _handshake(self) -> None:
+        info = self._request("hello", {"protocol": PROTOCOL_VERSION}, self._startup_timeout)
+        self._info = check_hello(info)
+
+    def _request(self, cmd: str, fields: dict[str, Any], timeout: float | None = None) -> Any:
+        """Send one request and return the ``ok`` result of its validated reply."""
+        child = self._child
+        if child is None:
+            if self._closed:
+                raise UsageError(f"{self._label()} was closed; create a new SubprocessEngine")
+            why = (f"it was stopped after an earlier fault ({self._last_fault})"
+                   if self._last_fault else "no game was started")
+            raise EngineCrashed(
+                f"{self._label()} cannot answer {cmd}: {why}; call start() to begin a new game",
+                stderr=self.stderr,
+            )
+        self._check_quiet(child)
+        seq = self._next_seq()
+        where = f"{cmd} (seq {seq})"
+        child.send(encode_request(seq, cmd, fields))
+        reply = self._read_reply(child, cmd, seq, timeout or self._timeout)
+        if "ok" in reply:
+            return reply["ok"]
+        if "skipped" in reply:
+            raise Unsupported(reply["skipped"]["reason"])
+        error = reply["error"]
+        message = f"{self._label()} reported an error on {where}: {error['message']}"
+        detail = error.get("traceback", "")
+        if cmd == "hello":  # a process that cannot say hello is no use: do not keep it
+            self._fault(EngineReportedError, f"reported an error on {where}: {error['message']}",
+                        detail=detail)
+        stderr = (detail + "\n" if detail else "") + child.stderr.text()
+        raise EngineReportedError(message, stderr=_tail(stderr, self._stderr_limit))
+
+    def _read_reply(self, child: _Child, cmd: str, seq: int, timeout: float) -> dict[str, Any]:
+        where = f"{cmd} (seq {seq})"
+        try:
+            kind, data = child.lines.get(timeout=timeout)
+        except queue.Empty:
+            self._fault(
+                EngineTimeout,
+                f"did not answer {where} within {timeout:g} s; check that it writes exactly "
+                "one line per request and flushes stdout after it, or raise the timeout",
+            )
+        if kind == "eof":
+            status = child.exit_status()
+            partial = f" after writing part of a line: {_show(data)}" if data else ""
+            self._fault(EngineCrashed, f"{status} instead of answering {where}{partial}")
+        if kind == "too-long":
+            self._fault(
+                ProtocolViolation,
+                f"answered {where} with a line longer than {self._max_reply} bytes (starts "
+                f"{_show(data)}); keep replies small or raise max_reply_bytes",
+            )
+        message = self._parse(data, where)
+        got = message.get("seq")
+        if isinstance(got, int) and not isinstance(got, bool) and got != seq:
+            self._fault(
+                ProtocolViolation,
+                f"answered seq {got} while the harness waited for {where} (a late, duplicate "
+                f"or misnumbered answer): {_show(data)}; echo the request's seq in its reply",
+            )
+        if cmd == "hello":
+            self._check_version(message.get("ok"))
+        name = _protocol.reply_schema(cmd, message)
+        if not name:
+            allowed = "ok, skipped or error" if cmd in _protocol.SKIPPABLE else "ok or error"
+            self._fault(
+                ProtocolViolation,
+                f"answered {where} with {_show(data)}; a reply to {cmd} has exactly one of "
+                f"the keys {allowed}",
+            )
+        why = _protocol.problem(name, message)
+        if why:
+            self._fault(
+                ProtocolViolation,
+                f"answered {where} with a reply that does not match {name}.json at {why}; "
+                f"the reply was {_show(data)}",
+            )
+        return message
+
+    def _parse(self, data: bytes, where: str) -> dict[str, Any]:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self._fault(
+                ProtocolViolation,
+                f"answered {where} with bytes that are not UTF-8 ({exc.reason} at byte "
+                f"{exc.start}): {_show(data)}; encode replies as UTF-8",
+            )
+        try:
+            message = json.loads(text, parse_constant=_reject_constant)
+        except ValueError as exc:
+            self._fault(
+                ProtocolViolation,
+                f"answered {where} with a line that is not JSON ({exc}): {_show(data)}; "
+                "stdout carries only protocol replies, write logs to stderr",
+            )
+        if not isinstance(message, dict):
+            self._fault(ProtocolViolation,
+                        f"answered {where} with {_show(data)}, not a JSON object")
+        return message
+
+    def _check_version(self, info: Any) -> None:
+        """A version mismatch first: another version's hello may not fit our schema."""
+        theirs = info.get("protocol") if isinstance(info, dict) else None
+        if isinstance(theirs, int) and theirs != PROTOCOL_VERSION:
+            self._fault(
+                ProtocolViolation,
+                f"speaks protocol {theirs} but this suite speaks protocol {PROTOCOL_VERSION}; "
+                f"use a suite release for protocol {theirs} or update the engine",
+            )
+
+    def _check_quiet(self, child: _Child) -> None:
+        """Between requests the child must be silent: anything queued is a fault."""
+        try:
+            kind, data = child.lines.get_nowait()
+        except queue.Empty:
+            return
+        after = f"after seq {self._seq}"
+        if kind == "eof":
+            self._fault(EngineCrashed, f"{child.exit_status()} between requests ({after})")
+        self._fault(
+            ProtocolViolation,
+            f"wrote a line nobody asked for {after} (did it answer twice?): {_show(data)}; "
+            "write exactly one line per request",
+        )
+
+    def _fault(self, cls: type[EngineFault], what: str, *, detail: str = "") -> NoReturn:
+        """Kill the child and raise ``cls``; the next start() will spawn a new one."""
+        child, self._child = self._child, None
+        stderr = ""
+        if child is not None:
+            child.kill()
+            self._last_child = child
+            stderr = child.stderr.text()
+        last = _last_line(stderr)
+        self._last_fault = what
+        message = (f"{self._label()} {what}. The process was killed; the next case's start() "
+                   "launches a fresh one")
+        if last:
+            message += f". Last stderr line: {last!r:.200}"
+        if detail:
+            stderr = detail + "\n" + stderr
+        raise cls(message, stderr=_tail(stderr, self._stderr_limit))
+
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _command(self) -> str:
+        command = shlex.join(self._argv)
+        return command if len(command) <= 80 else command[:77] + "..."
+
+    def _label(self) -> str:
+        if self._info is not None:
+            return f"engine {self._info['name']!r}"
+        return f"engine {self._command()!r}"
+
+
+def encode_request(seq: int, cmd: str, fields: dict[str, Any]) -> bytes:
+    """A request line; pure ASCII so engines need not care about encodings."""
+    return _protocol.encode({"seq": seq, "cmd": cmd, **fields}, ascii_only=True)
+
+
+class _Child:
+    """One child process and the three threads that keep its pipes moving."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], max_reply: int, stderr_limit: int) -> None:
+        self.proc = proc
+        self.lines: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self.stderr = _Tail(stderr_limit)
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._threads = [
+            _thread(_read_lines, proc.stdout, self.lines, max_reply),
+            _thread(_drain, proc.stderr, self.stderr),
+            _thread(_write_lines, proc.stdin, self._outbox),
+        ]
+        # If the owner forgets close(), do not leave a process behind.
+        self._finalizer = weakref.finalize(self, _kill_group, proc)
+
+    @classmethod
+    def spawn(cls, argv: list[str], cwd: Any, env: dict[str, str] | None,
+              preexec: Callable[[], None] | None, max_reply: int, stderr_limit: int) -> _Child:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=Path(cwd) if cwd is not None else None, env=env,
+            # Its own process group, so a kill also reaches what a wrapper
+            # (sh, npx, cargo run, a JVM launcher) started.
+            start_new_session=_POSIX,
+            preexec_fn=preexec,  # only for memory_limit_mb; see _memory_limiter
+        )
+        return cls(proc, max_reply, stderr_limit)
+
+    def send(self, line: bytes) -> None:
+        self._outbox.put(line)
+
+    def exit_status(self) -> str:
+        """How the process ended, waiting at most `KILL_WAIT` for it to do so."""
+        try:
+            code = self.proc.wait(KILL_WAIT)
+        except subprocess.TimeoutExpired:
+            return "closed its stdout without exiting"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"was killed by {name}"
+        return f"exited with code {code}"
+
+    def kill(self) -> None:
+        """SIGKILL the process group and collect what stderr still holds; bounded."""
+        _kill_group(self.proc)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(KILL_WAIT)
+        self._finalizer.detach()  # done: a later kill could hit a reused pid
+        self._outbox.put(None)
+        self._threads[1].join(STDERR_SETTLE)
+
+    def stop(self, stop_line: bytes, grace: float) -> None:
+        """Ask politely (``stop``, then EOF on stdin), then kill."""
+        self.send(stop_line)
+        self._outbox.put(None)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(grace)
+        self.kill()
+
+
+class _Tail:
+    """The last ``limit`` bytes written to a stream, safe to read from any thread."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.dropped = 0
+        self._data = bytearray()
+        self._lock = threading.Lock()
+
+    def add(self, chunk: bytes) -> None:
+        with self._lock:
+            self._data += chunk
+            excess = len(self._data) - self.limit
+            if excess > 0:
+                del self._data[:excess]
+                self.dropped += excess
+
+    def text(self) -> str:
+        with self._lock:
+            data, dropped = bytes(self._data), self.dropped
+        text = data.decode("utf-8", errors="replace")
+        if not dropped:
+            return text
+        note = f"[... {dropped} earlier bytes of stderr dropped ...]\n"
+        return note + _tail(text, max(self.limit - len(note), 0))
+
+
+def _thread(target: Callable[..., None], *args: Any) -> threading.Thread:
+    thread = threading.Thread(target=target, args=args, daemon=True,
+                              name=f"engine-{target.__name__.strip('_')}")
+    thread.start()
+    return thread
+
+
+def _read_lines(stream: Any, lines: queue.Queue[tuple[str, bytes]], limit: int) -> None:
+    """Reader thread: queue each stdout line; stop at EOF or at an oversized line."""
+    try:
+        while True:
+            line = stream.readline(limit + 1)  # +1: the newline does not count
+            if line.endswith(b"\n"):
+                lines.put(("line", line))
+            elif len(line) > limit:
+                lines.put(("too-long", line[:_SHOW]))
+                return
+            else:  # EOF, possibly after half a line
+                lines.put(("eof", line))
+                return
+    except (OSError, ValueError):
+        lines.put(("eof", b""))
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
+def _drain(stream: Any, tail: _Tail) -> None:
+    """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
+    try:
+        while chunk := stream.read1(_READ_CHUNK):
+            tail.add(chunk)
+    except (OSError, ValueError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
+def _write_lines(stream: Any, outbox: queue.Queue[bytes | None]) -> None:
+    """Writer thread: a child that stops reading stalls this thread, not the harness."""
+    try:
+        while (line := outbox.get()) is not None:
+            stream.write(line)
+            stream.flush()
+    except (OSError, ValueError):
+        pass  # the child is gone; the reader thread reports how
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    if _POSIX:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        proc.kill()
+
+
+def _memory_limiter(megabytes: int) -> Callable[[], None]:
+    """A preexec_fn capping the child's address space (RLIMIT_AS).
+
+    `resource` is imported here, in the parent: the function runs between fork
+    and exec, where importing (taking the import lock) could deadlock.
+    """
+    if not _POSIX:
+        raise UsageError("memory_limit_mb needs a POSIX system (resource.setrlimit); "
+                         "leave it unset on Windows")
+    if megabytes <= 0:
+        raise UsageError(f"memory_limit_mb must be > 0, got {megabytes!r}")
+    import resource
+
+    limit = megabytes * 1024 * 1024
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return limit_memory
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _show(data: bytes) -> str:
+    """A bad line, quoted and cut short, for a message."""
+    shown = repr(data[:_SHOW].rstrip(b"\r\n"))
+    return shown + ("..." if len(data) > _SHOW else "")
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def _tail(text: str, limit: int) -> str:
+    """The last ``limit`` characters: the end of a log is what explains a crash."""
+    if len(text) <= limit:
+        return text
+    return text[-limit:] if limit > 0 else ""
