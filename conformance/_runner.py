@@ -165,6 +165,7 @@ class Runner:
         @hypothesis.settings(
             max_examples=self.profile.max_examples, derandomize=True, database=None,
             deadline=None, print_blob=False, suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=False,
             phases=[Phase.explicit, Phase.generate, Phase.shrink])
         @hypothesis.given(prop.scenarios)
         def check(scenario: dict[str, Any]) -> None:

@@ -1,0 +1,23 @@
+"""What a mutant is: the reference engine with exactly the named rules broken.
+
+A mutant is data: its name, the ruleset it belongs to, the rule ids it breaks
+and a *patch*, a mapping from switch-point names of that ruleset's rules
+record to replacement values.  No engine code is copied to make one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    """One deliberately wrong variant of the reference engine."""
+
+    name: str
+    ruleset: str
+    rules: list[str]
+    description: str
+    patch: Mapping[str, Any] = dataclasses.field(repr=False, compare=False)

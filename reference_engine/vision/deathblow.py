@@ -1,0 +1,142 @@
+"""Damage and 決死状態 (deathblow): 9.2.2, 1.10.12.f, QA-363, QA 2013-11-13.
+
+A card is put into deathblow when (a) accumulated damage reaches its
+durability, (b) its durability is 0 or less (this beats card effects), or
+(c) an effect says so.  Then, as 9.2.3 describes (outside the seed), the
+would/has steps run and the card is destroyed.
+"""
+
+from __future__ import annotations
+
+from reference_engine.vision import field, power, triggers
+from reference_engine.vision.model import Card
+from reference_engine.vision.state import Game
+
+DAMAGE, DURABILITY, INSTRUCTION = "damage", "durability", "instruction"
+
+
+def deal_damage(game: Game, card: Card, amount: int, source: str | None, battle: bool) -> None:
+    """Accumulate damage and remember its source (1.10.12.f) and kind (QA-363)."""
+    card.damage += amount
+    card.last_damage_source = source
+    card.last_damage_battle = battle
+    game.emit("damage", card=card.id, amount=amount, battle=battle, source=source)
+
+
+def due(game: Game, card: Card) -> tuple[str, str | None, bool] | None:
+    """Why ``card`` must be put into deathblow now, if it must: (reason, cause, battle)."""
+    if card.deathblow or not card.has_durability or card.id in game.dying:
+        return None
+    durability = power.power_of(game, card)[1]
+    if game.rules.durability_is_lethal(durability):
+        return DURABILITY, None, False
+    if game.rules.damage_is_lethal(card.damage, durability):
+        return DAMAGE, card.last_damage_source, card.last_damage_battle
+    return None
+
+
+def check_state(game: Game) -> None:
+    """Put every card that meets 9.2.2.a/.b into deathblow, until none does."""
+    progress, passes = True, 0
+    while progress and passes <= 4 * len(game.cards):
+        progress, passes = False, passes + 1
+        for card in game.field_cards():
+            reason = due(game, card)
+            if reason is not None and card.zone == "field":
+                before = card.zone
+                done = put_into_deathblow(game, card, *reason)
+                progress = progress or done or card.zone != before
+
+
+def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
+                       battle: bool) -> bool:
+    """Run the deathblow process for ``card``; False when something stopped it."""
+    rules = game.rules
+    if card.zone != "field" or card.deathblow or card.id in game.dying:
+        return False
+    if not rules.rule_beats_effects(reason):
+        if "deathblow" in card.immune:
+            return False
+        game.dying.add(card.id)
+        try:
+            for effect in triggers.collect(game, "would_deathblow", card):
+                game.resolve(effect)
+        finally:
+            game.dying.discard(card.id)
+        if card.zone != "field" or card.deathblow:
+            return False
+    owner = game.cards[cause].owner if cause in game.cards else None
+    card.deathblow = True
+    card.deathblow_cause = rules.deathblow_cause(cause, owner)
+    card.deathblow_by_battle = rules.deathblow_by_battle(reason, battle)
+    game.emit("deathblow", card=card.id, cause=card.deathblow_cause,
+              battle=card.deathblow_by_battle)
+    if card.deathblow_by_battle:
+        for effect in triggers.collect(game, "deathblow_by_battle", card):
+            game.resolve(effect)
+    if card.zone == "field":
+        field.destroy(game, card)
+    return True
+
+
+# -- switch points ---------------------------------------------------------------------
+
+def damage_reaches_durability(damage: int, durability: int) -> bool:
+    """vision/IR-9.2.2.a, 1.10.12.f: accumulated damage at or above durability."""
+    return damage > 0 and damage >= durability
+
+
+def damage_exceeds_durability(damage: int, durability: int) -> bool:
+    """Mutant: damage must go beyond durability."""
+    return damage > durability
+
+
+def durability_zero_or_less(durability: int) -> bool:
+    """vision/IR-9.2.2.b: durability 0 or less."""
+    return durability <= 0
+
+
+def durability_below_zero(durability: int) -> bool:
+    """Mutant: only a negative durability counts."""
+    return durability < 0
+
+
+def durability_rule_beats_effects(reason: str) -> bool:
+    """vision/IR-9.2.2.b, QA-2013-11-13: the durability rule takes priority over card
+    effects, so neither "cannot be" texts nor would-replacements stop it."""
+    return reason == DURABILITY
+
+
+def nothing_beats_effects(reason: str) -> bool:
+    """Mutant: card effects can stop even a durability-0 deathblow."""
+    return False
+
+
+def instruction_puts_into_deathblow() -> bool:
+    """vision/IR-9.2.2.c: an effect that says "put into 決死状態" does so."""
+    return True
+
+
+def instruction_does_nothing() -> bool:
+    """Mutant: the deathblow instruction is accepted but changes nothing."""
+    return False
+
+
+def cause_is_damage_source(source: str | None, source_owner: str | None) -> str | None:
+    """vision/IR-1.10.12.f: the one who put it into deathblow is the source of the damage."""
+    return source
+
+
+def cause_is_controller(source: str | None, source_owner: str | None) -> str | None:
+    """Mutant: the cause is recorded as the player controlling the source."""
+    return source_owner
+
+
+def only_battle_damage(reason: str, battle: bool) -> bool:
+    """vision/QA-363: "by battle" holds only for deathblow caused by battle damage."""
+    return reason == DAMAGE and battle
+
+
+def any_damage_is_battle(reason: str, battle: bool) -> bool:
+    """Mutant: any damage-caused deathblow counts as "by battle"."""
+    return reason == DAMAGE

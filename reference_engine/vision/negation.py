@@ -1,0 +1,90 @@
+"""Negation: which clauses of a card still work (2.12.3, 12.4, QA-020, QA-102).
+
+A card's clauses are its printed texts, the clauses it gained from effects
+(No.345-style) and those granted by continuous clauses of cards on the field.
+Negating a text silences them except 【】 clauses; negating an *effect* is a
+different thing (`effect_negatable`).
+"""
+
+from __future__ import annotations
+
+from reference_engine.vision import selectors
+from reference_engine.vision.model import Card, Clause, Effect
+from reference_engine.vision.state import Game
+
+
+def clauses_of(game: Game, card: Card) -> list[Clause]:
+    """Every clause ``card`` has now, active or not: printed, gained, granted."""
+    own = [*card.texts, *card.gained]
+    if card.zone != "field":
+        return own
+    granted: list[Clause] = []
+    for holder in game.field_cards():
+        for clause in [*holder.texts, *holder.gained]:
+            if (clause.kind == "continuous" and clause.gain
+                    and clause_active(game, holder, clause)
+                    and card.id in {c.id for c in applies_to(game, holder, clause)}):
+                granted.extend(clause.gain)
+    return own + granted
+
+
+def applies_to(game: Game, holder: Card, clause: Clause) -> list[Card]:
+    """The cards a continuous clause of ``holder`` reaches (default: the holder)."""
+    selector = clause.applies_to
+    if selector is None and clause.modifier is not None:
+        selector = clause.modifier.get("target")
+    cards, _ = selectors.select(game, selector or "this", controller=holder.owner,
+                                source=holder.id, chosen=[])
+    return cards
+
+
+def clause_active(game: Game, card: Card, clause: Clause) -> bool:
+    """Whether ``clause`` of ``card`` produces effects despite any negation on the card."""
+    rules = game.rules
+    if (card.text_negated and rules.negated_text_silences(clause.kind)
+            and not rules.text_negation_spares(clause, card.text_negation_total)):
+        return False
+    return not (clause.kind == "auto" and card.auto_negated
+                and not rules.auto_negation_spares(clause, card.auto_negation_total))
+
+
+def negated_text_silences_all(kind: str) -> bool:
+    """vision/IR-2.12.3: a negated text produces none of its effects, whatever their kind."""
+    return True
+
+
+def negated_text_keeps_continuous(kind: str) -> bool:
+    """Mutant: negating a text stops its play and auto effects but not its continuous ones."""
+    return kind != "continuous"
+
+
+def brackets_survive_text_negation(clause: Clause, include_unnegatable: bool) -> bool:
+    """vision/IR-12.4, /p1, IR-2.12.3: 【】 text is not negated by negating the text,
+    even the whole text, unless the negation says it includes 【】 text."""
+    return clause.unnegatable and not include_unnegatable
+
+
+def brackets_never_survive(clause: Clause, include_unnegatable: bool) -> bool:
+    """Mutant: negation reaches 【】 clauses like any other."""
+    return False
+
+
+def brackets_always_survive(clause: Clause, include_unnegatable: bool) -> bool:
+    """Mutant: even a negation that says it includes 【】 text leaves them working."""
+    return clause.unnegatable
+
+
+def brackets_survive_auto_negation(clause: Clause, include_unnegatable: bool) -> bool:
+    """vision/QA-020, IR-12.4: "negate auto effects" does not negate a 【】 auto effect."""
+    return clause.unnegatable and not include_unnegatable
+
+
+def effect_negatable(effect: Effect) -> bool:
+    """vision/IR-12.4/p2, QA-102, 12.4 supplement: an effect *produced by* a 【】 clause
+    can be negated (No.445 negates what No.345 gave); only the text itself is protected."""
+    return True
+
+
+def produced_effect_protected(effect: Effect) -> bool:
+    """Mutant: effects produced by 【】 clauses cannot be negated."""
+    return not effect.from_unnegatable

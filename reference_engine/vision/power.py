@@ -1,0 +1,153 @@
+"""Combat power (戦闘力): rule 6.1.10 and the rulings QA-298 and QA-356.
+
+The pipeline, recomputed whenever it is read (so whenever any modifier
+changes): fix every variable X first, then apply modifiers layer by layer,
+change → swap → add → always, each layer in arrival order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.vision import negation
+from reference_engine.vision.model import Card, Modifier
+from reference_engine.vision.state import Game
+
+if TYPE_CHECKING:
+    from reference_engine.vision.rules import Rules
+
+#: vision/IR-6.1.10.a-.d: the order of the layers.
+LAYERS = ("change", "swap", "add", "always")
+
+
+def power_of(game: Game, card: Card) -> tuple[int, int]:
+    """Attack and durability "after this process" (6.1.10: what 戦闘力 means)."""
+    if game.rules.power_recomputed:
+        return compute(game, card)
+    if card.power_snapshot is None:
+        refresh(game, card)
+    assert card.power_snapshot is not None
+    return card.power_snapshot
+
+
+def refresh(game: Game, card: Card) -> None:
+    """Record the current power (only the not-recomputed mutant ever reads it)."""
+    card.power_snapshot = compute(game, card)
+
+
+def compute(game: Game, card: Card) -> tuple[int, int]:
+    if card.id in game.computing_power:       # a filter asked for the power being computed
+        return fixed_base(game, card)
+    game.computing_power.add(card.id)
+    try:
+        base = fixed_base(game, card)
+        mods = [fix_modifier(game, card, m) for m in modifiers_on(game, card)]
+        base, mods = game.rules.fix_variables(card, base, mods)
+        value = base
+        for mod in game.rules.sequence_modifiers(game.rules, mods):
+            value = apply(mod, value)
+        return value
+    finally:
+        game.computing_power.discard(card.id)
+
+
+def variable(game: Game, spec: Any, subject: Card, fallback: int | None = None) -> int:
+    """The value of an X: an integer, ``cost`` of ``subject``, or a count of a zone."""
+    if spec is None:
+        return fallback or 0
+    if isinstance(spec, int):
+        return spec
+    if spec == "cost":
+        return (subject.x_paid or 0) if subject.cost == "X" else int(subject.cost)
+    player = game.who(spec["player"], subject.owner)
+    return len(game.zones[player][spec["count"]])
+
+
+def fixed_base(game: Game, card: Card) -> tuple[int, int]:
+    """The printed power with its variable X fixed (6.1.10: before the process)."""
+    attack, durability = card.power or (0, 0)
+    if "X" in (attack, durability):
+        x = variable(game, card.x, card, card.x_paid)
+        attack = x if attack == "X" else attack
+        durability = x if durability == "X" else durability
+    return int(attack), int(durability)
+
+
+def modifiers_on(game: Game, card: Card) -> list[Modifier]:
+    """Every modifier on ``card`` now, in arrival order: instructions and continuous clauses."""
+    found = [m for m in game.modifiers if m.target == card.id]
+    for holder in game.field_cards():
+        for index, clause in enumerate(negation.clauses_of(game, holder)):
+            mod = clause.modifier
+            if (clause.kind != "continuous" or mod is None or "cost" in mod
+                    or not negation.clause_active(game, holder, clause)):
+                continue
+            if card.id in {c.id for c in negation.applies_to(game, holder, clause)}:
+                found.append(Modifier(kind=mod["kind"], attack=mod["attack"],
+                                      durability=mod["durability"], x=mod["x"],
+                                      source=holder.id, ts=(holder.entered_at, index)))
+    return sorted(found, key=lambda m: m.ts)
+
+
+def fix_modifier(game: Game, card: Card, mod: Modifier) -> Modifier:
+    """Fix a modifier's "X" values: X counts as in a CARD, seen from the modified card."""
+    def value(v: int | str | None) -> int | None:
+        if v == "X":
+            source = game.cards.get(mod.source or "")
+            return variable(game, mod.x, card, source.x_paid if source else None)
+        return None if v is None else int(v)
+    return Modifier(mod.kind, value(mod.attack), value(mod.durability), None,
+                    mod.source, mod.ts, mod.target)
+
+
+def apply(mod: Modifier, value: tuple[int, int]) -> tuple[int, int]:
+    attack, durability = value
+    if mod.kind == "swap":
+        return durability, attack
+    if mod.kind == "add":
+        return attack + int(mod.attack or 0), durability + int(mod.durability or 0)
+    # change and always both set the values they give
+    return (attack if mod.attack is None else int(mod.attack),
+            durability if mod.durability is None else int(mod.durability))
+
+
+# -- switch points ---------------------------------------------------------------------
+
+def variables_fixed_first(card: Card, base: tuple[int, int],
+                          mods: list[Modifier]) -> tuple[tuple[int, int], list[Modifier]]:
+    """vision/IR-6.1.10, QA-356: a variable power is fixed before the process, so any
+    change modifier overrides it whatever the arrival order."""
+    return base, mods
+
+
+def variable_as_late_change(card: Card, base: tuple[int, int],
+                            mods: list[Modifier]) -> tuple[tuple[int, int], list[Modifier]]:
+    """Mutant: a variable power acts as a change arriving when the card entered the field."""
+    if card.power is None or "X" not in card.power:
+        return base, mods
+    own = Modifier("change", base[0], base[1], source=card.id, ts=(card.entered_at, -1))
+    return base, sorted([*mods, own], key=lambda m: m.ts)
+
+
+def by_layer(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+    """vision/IR-6.1.10: modifiers applied layer by layer in the order of .a-.d."""
+    ordered: list[Modifier] = []
+    for kind in rules.layer_order:
+        layer = [m for m in mods if m.kind == kind]
+        ordered.extend(rules.order_changes(layer) if kind == "change" else layer)
+    return ordered
+
+
+def by_arrival(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+    """Mutant: modifiers applied in the order they arrived, ignoring the layers."""
+    return sorted(mods, key=lambda m: m.ts)
+
+
+def last_change_wins(changes: list[Modifier]) -> list[Modifier]:
+    """vision/QA-298: several changes all apply in arrival order, so the last one wins."""
+    return changes
+
+
+def first_change_wins(changes: list[Modifier]) -> list[Modifier]:
+    """Mutant: the first change that arrived is the one that sticks."""
+    return list(reversed(changes))

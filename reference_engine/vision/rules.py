@@ -1,0 +1,64 @@
+"""The switch points: every seed rule the engine applies, by name, in one record.
+
+`REFERENCE` holds the functions (and a few data values) that state the seed
+rules.  A mutant is `REFERENCE` with some fields replaced (see ``mutants``);
+rule code always goes through ``game.rules.<field>``, never around it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from reference_engine.vision import costs, deathblow, deck, names, negation, power, resolution
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    # chapter 12: resolution
+    parts_in_order: Callable[..., Any] = resolution.head_first             # IR-12/p1
+    failed_part_stops_rest: Callable[..., bool] = resolution.failure_stops  # IR-12/p2
+    all_succeeds: Callable[..., bool] = resolution.all_always_succeeds     # IR-12/p3, p4
+    # 12.3: names
+    reference_names: Callable[..., list[str]] = names.reference_names      # IR-12.3
+    name_refers: Callable[..., bool] = names.name_contains                 # IR-12.3.1
+    same_name: Callable[..., bool] = names.same_name_exact                 # IR-12.3.2
+    disguise: Callable[..., None] = names.disguise_printed_name            # QA-2014-11-27
+    # costs
+    x_from_payment: Callable[..., int] = costs.x_is_nodes_paid             # QA-269
+    # 6.1.10: combat power
+    fix_variables: Callable[..., Any] = power.variables_fixed_first        # IR-6.1.10, QA-356
+    sequence_modifiers: Callable[..., Any] = power.by_layer                # IR-6.1.10
+    layer_order: tuple[str, ...] = power.LAYERS                            # IR-6.1.10.a-.d
+    order_changes: Callable[..., Any] = power.last_change_wins             # QA-298
+    power_recomputed: bool = True                                          # IR-6.1.10
+    # 9.2.2: deathblow
+    damage_is_lethal: Callable[..., bool] = deathblow.damage_reaches_durability   # IR-9.2.2.a
+    durability_is_lethal: Callable[..., bool] = deathblow.durability_zero_or_less  # IR-9.2.2.b
+    rule_beats_effects: Callable[..., bool] = deathblow.durability_rule_beats_effects
+    instruction_deathblows: Callable[..., bool] = deathblow.instruction_puts_into_deathblow
+    deathblow_cause: Callable[..., Any] = deathblow.cause_is_damage_source  # IR-1.10.12.f
+    deathblow_by_battle: Callable[..., bool] = deathblow.only_battle_damage  # QA-363
+    # 2.12.3 / 12.4: negation
+    negated_text_silences: Callable[..., bool] = negation.negated_text_silences_all
+    text_negation_spares: Callable[..., bool] = negation.brackets_survive_text_negation
+    auto_negation_spares: Callable[..., bool] = negation.brackets_survive_auto_negation
+    effect_negatable: Callable[..., bool] = negation.effect_negatable      # IR-12.4/p2
+    # 3.2.5: shuffle after seeing the whole deck
+    reveal_needs_shuffle: Callable[..., bool] = deck.whole_deck_without_count
+    shuffle_timing: str = deck.DEFERRED
+    own_shuffle_replaces_auto: bool = True
+
+
+REFERENCE = Rules()
+
+
+def with_patch(patch: dict[str, Any] | None) -> Rules:
+    """`REFERENCE` with the fields in ``patch`` replaced; unknown fields are an error."""
+    if not patch:
+        return REFERENCE
+    unknown = sorted(set(patch) - {f.name for f in dataclasses.fields(Rules)})
+    if unknown:
+        raise ValueError(f"mutant patches unknown switch points {unknown}")
+    return dataclasses.replace(REFERENCE, **patch)

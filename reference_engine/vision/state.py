@@ -1,0 +1,85 @@
+"""The state of one Vision game: zones, nodes, modifiers, the event log.
+
+`Game` holds data and the bookkeeping every rule module shares (moving cards,
+timestamps, events).  It decides no rule itself: those are in ``rules`` (the
+switch points) and the modules that consult it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.vision.model import PLAYERS, ZONES, Card, Effect, Modifier
+
+if TYPE_CHECKING:
+    from reference_engine.vision.rules import Rules
+
+
+class Game:
+    """Two players, their cards, and what happened so far in the current action."""
+
+    def __init__(self, rules: Rules, seed: int, nodes: dict[str, int], cards: list[Card]):
+        self.rules = rules
+        self.rng = random.Random(seed)  # noqa: S311 - a game shuffle, reproducible on purpose
+        self.nodes = dict(nodes)
+        self.cards: dict[str, Card] = {c.id: c for c in cards}
+        self.zones: dict[str, dict[str, list[str]]] = {
+            p: {z: [c.id for c in cards if c.owner == p and c.zone == z] for z in ZONES}
+            for p in PLAYERS
+        }
+        self.modifiers: list[Modifier] = []          # from `power` instructions
+        self.events: list[dict[str, Any]] = []
+        self.resolving: list[Effect] = []             # the resolution stack
+        self.pending_shuffles: dict[str, Effect] = {}  # player -> effect that saw the whole deck
+        self.dying: set[str] = set()                   # cards between "would" and "has" deathblow
+        self.computing_power: set[str] = set()
+        self._clock = 0
+        # Injected by `game.VisionGame`: resolves one effect (chapter 12).
+        self.resolve: Callable[[Effect], bool] = _not_wired
+        for card in self.field_cards():
+            card.entered_at = self.tick()
+
+    def tick(self) -> int:
+        """A fresh timestamp: the arrival order of field entries and modifiers."""
+        self._clock += 1
+        return self._clock
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        self.events.append({"type": kind, **fields})
+
+    @staticmethod
+    def opponent(player: str) -> str:
+        return "p2" if player == "p1" else "p1"
+
+    def who(self, who: str, controller: str) -> str:
+        """A WHO (``self``/``opponent``) as seen by ``controller``."""
+        return controller if who == "self" else self.opponent(controller)
+
+    def zone_cards(self, player: str, zone: str) -> list[Card]:
+        return [self.cards[i] for i in self.zones[player][zone]]
+
+    def field_cards(self) -> list[Card]:
+        """Every card on the field: p1's (the active player) first, in field order."""
+        return [c for p in PLAYERS for c in self.zone_cards(p, "field")]
+
+    def all_cards(self) -> list[Card]:
+        """Every card in a zone, p1 before p2, zones in vocabulary order."""
+        return [c for p in PLAYERS for z in ZONES for c in self.zone_cards(p, z)]
+
+    def move(self, card: Card, zone: str, *, front: bool = False) -> None:
+        """Move ``card`` to its owner's ``zone`` (``resolving`` is off every zone list)."""
+        if card.zone in ZONES:
+            self.zones[card.owner][card.zone].remove(card.id)
+        card.zone = zone
+        if zone in ZONES:
+            pile = self.zones[card.owner][zone]
+            if front:
+                pile.insert(0, card.id)
+            else:
+                pile.append(card.id)
+
+
+def _not_wired(effect: Effect) -> bool:
+    raise RuntimeError("Game.resolve was not wired to the resolution module")
