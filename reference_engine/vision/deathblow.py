@@ -36,7 +36,13 @@ def due(game: Game, card: Card) -> tuple[str, str | None, bool] | None:
 
 
 def check_state(game: Game) -> None:
-    """Put every card that meets 9.2.2.a/.b into deathblow, until none does."""
+    """Put every card that meets 9.2.2.a/.b into deathblow, until none does.
+
+    Damage dealt since the last check is what "directly" causes a 9.2.2.a
+    deathblow (1.10.12.f); once checked it is spent, so a later durability cut
+    that makes old damage lethal has no damage source and is not "by battle"
+    (QA-363).
+    """
     progress, passes = True, 0
     while progress and passes <= 4 * len(game.cards):
         progress, passes = False, passes + 1
@@ -46,6 +52,8 @@ def check_state(game: Game) -> None:
                 before = card.zone
                 done = put_into_deathblow(game, card, *reason)
                 progress = progress or done or card.zone != before
+    for card in game.field_cards():
+        card.last_damage_source, card.last_damage_battle = None, False
 
 
 def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
