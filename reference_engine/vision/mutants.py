@@ -35,7 +35,7 @@ MUTANTS: tuple[Mutant, ...] = (
        "an 'all' part with zero matching cards fails",
        all_succeeds=resolution.all_fails_on_nothing),
     # 12.3: names
-    _m("name-ref-printed-only", ["IR-12.3"],
+    _m("name-ref-printed-only", ["IR-12.3", "QA-2014-11-27"],
        "name references (and same-name checks) ignore names gained through link (連結)",
        reference_names=names.printed_name_only),
     _m("name-ref-exact", ["IR-12.3", "IR-12.3.1", "ex-12.3.1"],

@@ -1,0 +1,56 @@
+"""The catalogue, the properties and the mutants cover the rule index between them.
+
+Every rule: at least one case; every rule marked ``invariant: true``: at
+least one property; every rule: at least one mutant.  And nothing names a
+rule the index does not have.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance._catalogue import load_catalogue
+from conformance._mutation import list_mutants
+from conformance._properties import properties_for
+
+CATALOGUE = load_catalogue()
+RULESETS = CATALOGUE.rulesets
+
+
+def test_catalogue_is_valid():
+    assert not CATALOGUE.errors, "\n".join(map(str, CATALOGUE.errors))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_rule_has_a_case(ruleset):
+    uncovered = [r.id for r in CATALOGUE.uncovered() if r.ruleset == ruleset]
+    assert not uncovered
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_invariant_rule_has_a_property(ruleset):
+    tagged = {rule for p in properties_for(ruleset) for rule in p.rules}
+    missing = [r.id for r in CATALOGUE.rules.values()
+               if r.ruleset == ruleset and r.invariant and r.id not in tagged]
+    assert not missing
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_rule_has_a_mutant(ruleset):
+    broken = {rule for m in list_mutants([ruleset]) for rule in m["rules"]}
+    missing = [r.id for r in CATALOGUE.rules.values()
+               if r.ruleset == ruleset and r.id not in broken]
+    assert not missing
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_properties_and_mutants_name_only_indexed_rules(ruleset):
+    named = {rule for p in properties_for(ruleset) for rule in p.rules}
+    named |= {rule for m in list_mutants([ruleset]) for rule in m["rules"]}
+    assert not named - set(CATALOGUE.rules)
+
+
+def test_property_ids_are_unique_and_prefixed():
+    ids = [p.id for rs in RULESETS for p in properties_for(rs)]
+    assert len(ids) == len(set(ids))
+    assert all(i.split("/", 1)[0] in RULESETS for i in ids)
