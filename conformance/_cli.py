@@ -138,6 +138,9 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        cases_root=args.cases, known_failures=args.known_failures,
                        timeout=args.timeout, engine_options=options)
     mutation = None
+    if args.mutation and args.engine.split(":", 1)[0] != "reference":
+        raise UsageError("--mutation measures the suite against the reference engine's mutants; "
+                         "use it with --engine reference")
     if args.mutation:
         from conformance._mutation import run_mutants
 
