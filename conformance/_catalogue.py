@@ -41,6 +41,7 @@ class Rule:
     invariant: bool
     path: str
     line: int
+    see: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,7 +158,8 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
                 rules[rid] = Rule(
                     id=rid, ruleset=ruleset, ref=entry["ref"], kind=entry["kind"],
                     title=entry["title"], text=entry["text"], summary=entry["summary"],
-                    invariant=entry.get("invariant", False), path=str(index), line=line or 0)
+                    invariant=entry.get("invariant", False), path=str(index), line=line or 0,
+                    see=tuple(entry.get("see", ())))
     seen: dict[str, Case] = {c.id: c for c in cases}
     for path in sorted(folder.rglob("*.y*ml")):
         if path.name == RULES_FILE or path.suffix not in (".yaml", ".yml"):
@@ -193,6 +195,18 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
 
 def _check_references(rules: dict[str, Rule], cases: list[Case],
                       errors: list[CatalogueError]) -> None:
+    # `see` only links rules for readers; nothing follows the links, so mutual
+    # references are fine, but a dangling or self reference is a mistake.
+    for rule in rules.values():
+        for other in rule.see:
+            if other == rule.id:
+                errors.append(CatalogueError(
+                    f"rule {rule.id!r} lists itself under see", path=rule.path,
+                    line=rule.line, hint="remove it from its own see list"))
+            elif other not in rules:
+                errors.append(CatalogueError(
+                    f"rule {rule.id!r} sees unknown rule {other!r}", path=rule.path,
+                    line=rule.line, hint="fix the id or add that rule to the index"))
     for case in cases:
         for rid in case.rules:
             if rid not in rules:

@@ -113,6 +113,17 @@ def test_duplicate_rule_id(tmp_path):
     assert any("duplicate rule id 'toy/R-1'" in e for e in errors)
 
 
+@pytest.mark.parametrize(("see", "says"), [("toy/R-9", "sees unknown rule 'toy/R-9'"),
+                                           ("toy/R-1", "lists itself")])
+def test_dangling_and_self_references_between_rules(tmp_path, see, says):
+    root = write_catalogue(tmp_path)
+    rules = root / "toy" / "rules.yaml"
+    rules.write_text(rules.read_text().replace(
+        "summary: add adds}", f"summary: add adds, see: [{see}, toy/R-2]}}"), "utf-8")
+    errors = [str(e) for e in load_catalogue(root).errors]
+    assert len(errors) == 1 and says in errors[0] and "rules.yaml:4" in errors[0]
+
+
 def test_missing_rule_index(tmp_path):
     root = write_catalogue(tmp_path)
     (root / "toy" / "rules.yaml").unlink()

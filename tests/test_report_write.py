@@ -111,3 +111,17 @@ def test_an_empty_run_renders(fmt: str) -> None:
     report["settings"]["rulesets"] = []
     reports.validate_report(report)
     assert render(report, fmt)
+
+
+def test_counterexample_names_cannot_leave_the_folder(tmp_path):
+    from conformance.report import safe_filename, write_counterexamples
+
+    for hostile in ["../../etc/passwd", "/abs/path", "..", "a/../../b", ".hidden", "x\x00y"]:
+        name = safe_filename(hostile)
+        assert "/" not in name and not name.startswith(".") and name.endswith(".yaml")
+    report = {"results": [{"id": "vision/../../../escape", "counterexample": "id: x\n"},
+                          {"id": "vision/prop/ok", "counterexample": ""}]}
+    written = write_counterexamples(report, tmp_path / "out")
+    assert len(written) == 1
+    assert written[0].parent == (tmp_path / "out" / "counterexamples")
+    assert list((tmp_path / "out" / "counterexamples").iterdir()) == written
