@@ -106,18 +106,7 @@ def _banner(report: dict[str, Any]) -> list[str]:
 
 
 def _facts(report: dict[str, Any]) -> str:
-    suite, engine, settings = report["suite"], report["engine"], report["settings"]
-    filters = settings["filters"]
-    facts = [
-        ("suite", f"{suite['name']} {suite['version']} (catalogue {suite['catalogue_digest']})"),
-        ("engine", f"{_text.engine_label(report)} (spec {engine['spec']})"),
-        ("rulesets", ", ".join(settings["rulesets"]) or "none"),
-        ("profile", f"{settings['profile']}, seed {settings['seed']}, "
-                    f"max_examples {settings['max_examples']}, timeout {settings['timeout']} s"),
-        ("filters", ", ".join(filters["select"] + filters["rules"]) or "none"),
-        ("known failures", settings["known_failures"] or "none"),
-        ("started", f"{report['started']}, took {report['duration']:.2f} s"),
-    ]
+    facts = _text.facts(report)
     items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v, 1000)}</dd>" for k, v in facts)
     return f'<dl class="facts">{items}</dl>'
 

@@ -55,22 +55,10 @@ def render(report: dict[str, Any]) -> str:
 
 
 def _header(report: dict[str, Any]) -> list[str]:
-    suite, engine, settings = report["suite"], report["engine"], report["settings"]
     lines = []
     if not report["complete"]:
         lines.append(f"> **⚠ {inline(_text.incomplete_notice(report), 1000)}**")
-    filters = settings["filters"]
-    chosen = ", ".join(filters["select"] + filters["rules"]) or "none"
-    facts = [
-        ("suite", f"{suite['name']} {suite['version']} (catalogue {suite['catalogue_digest']})"),
-        ("engine", f"{_text.engine_label(report)} (spec {engine['spec']})"),
-        ("rulesets", ", ".join(settings["rulesets"]) or "none"),
-        ("profile", f"{settings['profile']}, seed {settings['seed']}, "
-                    f"max_examples {settings['max_examples']}, timeout {settings['timeout']} s"),
-        ("filters", chosen),
-        ("known failures", settings["known_failures"] or "none"),
-        ("started", f"{report['started']}, took {report['duration']:.2f} s"),
-    ]
+    facts = _text.facts(report)
     lines.append("\n".join(f"- **{name}:** {inline(text, 1000)}" for name, text in facts))
     return lines
 

@@ -157,3 +157,19 @@ def incomplete_notice(report: dict[str, Any]) -> str:
         f"INCOMPLETE: the run was interrupted{why}; this report is partial and covers "
         f"only the {report['summary']['total']} results recorded before it stopped."
     )
+
+
+def facts(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """The run's particulars as (name, text) pairs, for the head of every format."""
+    suite, engine, settings = report["suite"], report["engine"], report["settings"]
+    filters = settings["filters"]
+    return [
+        ("suite", f"{suite['name']} {suite['version']} (catalogue {suite['catalogue_digest']})"),
+        ("engine", f"{engine_label(report)} (spec {engine['spec']})"),
+        ("rulesets", ", ".join(settings["rulesets"]) or "none"),
+        ("profile", f"{settings['profile']}, seed {settings['seed']}, "
+                    f"max_examples {settings['max_examples']}, timeout {settings['timeout']} s"),
+        ("filters", ", ".join(filters["select"] + filters["rules"]) or "none"),
+        ("known failures", settings["known_failures"] or "none"),
+        ("started", f"{report['started']}, took {report['duration']:.2f} s"),
+    ]
