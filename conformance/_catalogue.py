@@ -42,6 +42,7 @@ class Rule:
     path: str
     line: int
     see: tuple[str, ...] = ()
+    seed: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,7 +160,7 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
                     id=rid, ruleset=ruleset, ref=entry["ref"], kind=entry["kind"],
                     title=entry["title"], text=entry["text"], summary=entry["summary"],
                     invariant=entry.get("invariant", False), path=str(index), line=line or 0,
-                    see=tuple(entry.get("see", ())))
+                    see=tuple(entry.get("see", ())), seed=data["seed"])
     seen: dict[str, Case] = {c.id: c for c in cases}
     for path in sorted(folder.rglob("*.y*ml")):
         if path.name == RULES_FILE or path.suffix not in (".yaml", ".yml"):

@@ -195,7 +195,7 @@ def _print_outcome(report: dict[str, Any]) -> None:
                 print(f"    {line[:200]}")
         if r["counterexample"]:
             print("  counterexample (YAML case):")
-            for line in r["counterexample"].splitlines()[:30]:
+            for line in r["counterexample"].splitlines()[:80]:
                 print(f"    {line}")
         print(f"  rerun: {r['rerun']}")
     for problem in report["problems"]:
@@ -262,8 +262,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         catalogue = load_catalogue(args.cases, args.ruleset)
         for error in catalogue.errors:
             print(error, file=sys.stderr)
+        from conformance._mutation import list_mutants
+
         props = {p.id: list(p.rules) for rs in catalogue.rulesets for p in properties_for(rs)}
-        rows = rule_rows(catalogue, [], Selection(rulesets=args.ruleset), None, props)
+        mutants = {"mutants": list_mutants(args.ruleset)}
+        rows = rule_rows(catalogue, [], Selection(rulesets=args.ruleset), mutants, props)
         for row in rows:  # no run: say "not run" rather than pretend a status
             if row["status"] == "skip":
                 row["status"] = "not run"

@@ -110,10 +110,10 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario],
 
     def decorate(check: Callable[[Play, Scenario], None]) -> Property:
         ruleset = id.split("/", 1)[0]
-        doc = (check.__doc__ or "").strip().splitlines()
+        first_paragraph = (check.__doc__ or "").strip().split("\n\n")[0]
+        summary = " ".join(first_paragraph.split())
         return Property(id=id, ruleset=ruleset, rules=tuple(rules),
-                        title=title or (doc[0] if doc else id), scenarios=scenarios,
-                        check=check)
+                        title=title or summary or id, scenarios=scenarios, check=check)
 
     return decorate
 

@@ -146,7 +146,7 @@ def rule_table(report_or_rules: dict[str, Any] | list[dict[str, Any]],
     rules = report_or_rules["rules"] if isinstance(report_or_rules, dict) else report_or_rules
     rows = [
         [_text.one_line(rule["id"], 80), rule.get("kind", ""),
-         _text.one_line(rule.get("title", ""), 60), len(rule.get("cases", [])),
+         _text.short(rule.get("title", ""), 50), len(rule.get("cases", [])),
          len(rule.get("properties", [])), len(rule.get("mutants", [])),
          rule.get("status", "-")]
         for rule in rules

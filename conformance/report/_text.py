@@ -63,6 +63,12 @@ def one_line(text: str, limit: int = CELL_LIMIT) -> str:
     return bound(" ".join(clean(text).split()), limit)
 
 
+def short(text: str, limit: int) -> str:
+    """One line cut to ``limit`` characters with a bare ellipsis: for terminal tables."""
+    text = " ".join(clean(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def value(data: Any, limit: int = DETAIL_LIMIT) -> str:
     """A JSON value as compact, bounded text (for expected / observed)."""
     try:
