@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import fnmatch
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -54,6 +55,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     run; the report then says ``complete: false`` and keeps every result.
     """
     catalogue = load_valid_catalogue(config.cases_root, config.selection.rulesets)
+    _check_filters(catalogue, config.selection)
     known = KnownFailures.read(config.known_failures) if config.known_failures else None
     timeout = config.timeout or config.profile.timeout
     engine = load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
@@ -90,6 +92,23 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         problems=problems, complete=complete, started=started,
         duration=time.perf_counter() - began, mutation=mutation,
         property_rules={p.id: list(p.rules) for p in runner.properties()})
+
+
+def _check_filters(catalogue: Catalogue, selection: Selection) -> None:
+    """A --select or --rule that matches nothing is a typo, not a green run."""
+    from conformance._errors import UsageError
+    from conformance._properties import properties_for
+
+    ids = [c.id for c in catalogue.cases]
+    ids += [p.id for rs in catalogue.rulesets for p in properties_for(rs)]
+    for option, patterns, known in (("--select", selection.select, ids),
+                                    ("--rule", selection.rules, list(catalogue.rules))):
+        for pattern in patterns:
+            if not any(fnmatch.fnmatchcase(i, pattern) for i in known):
+                what = "case or property id" if option == "--select" else "rule id"
+                raise UsageError(
+                    f"{option} {pattern!r} matches no {what}; `conformance rules` lists the "
+                    "rule ids, and ids are globs (e.g. 'vision/qa-269/*')")
 
 
 def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[str, Any],

@@ -71,6 +71,13 @@ def test_usage_error_exit_four(cases):
     assert proc.returncode == 4 and "unknown kind 'bogus'" in proc.stderr
 
 
+@pytest.mark.parametrize("option", ["--select", "--rule"])
+def test_a_filter_matching_nothing_is_a_usage_error_not_a_green_run(cases, option):
+    proc = conformance("run", "--engine", "python:toy:ToyEngine", "--cases", cases,
+                       option, "toy/typo*")
+    assert proc.returncode == 4 and "matches no" in proc.stderr
+
+
 def test_validate_lists_uncovered_rules(cases):
     proc = conformance("validate", "--cases", cases)
     assert proc.returncode == 0
