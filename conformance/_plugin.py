@@ -73,7 +73,8 @@ class _Conformance:
             self._runner.handshake()
         return self._runner
 
-    @pytest.hookimpl(trylast=True)
+    # tryfirst: the items must exist before -k / -m deselection runs over them
+    @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
         from conformance._errors import UsageError

@@ -37,6 +37,11 @@ def test_each_case_is_an_item_with_a_stable_id(pytester):
                                  "*toy/negative/rejected PASSED*"])
 
 
+def test_keyword_selection_applies_to_conformance_items(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine", "-k", "two-plus")
+    result.assert_outcomes(passed=1, deselected=1)
+
+
 def test_failure_shows_expected_observed_and_rerun(pytester):
     result = run_pytest(pytester, "python:toy:WrongEngine")
     result.assert_outcomes(passed=1, failed=1)
