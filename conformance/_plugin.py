@@ -9,6 +9,8 @@ for the whole session.
 
 from __future__ import annotations
 
+import datetime
+import time
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ OPT_CASES = "--conformance-cases"
 OPT_PROFILE = "--conformance-profile"
 OPT_RULESET = "--conformance-ruleset"
 OPT_KNOWN = "--conformance-known-failures"
+OPT_REPORT = "--conformance-report"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -31,6 +34,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="only this ruleset (repeatable)")
     group.addoption(OPT_KNOWN, default=None, metavar="FILE",
                     help="ids expected to fail: run as strict xfail")
+    group.addoption(OPT_REPORT, default=None, metavar="DIR",
+                    help="also write report.json, report.md, junit.xml, report.html and "
+                         "badge.json for the conformance items that ran")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,7 +65,12 @@ class _Conformance:
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
         self.known = KnownFailures.read(known) if known else None
+        self.report_dir = config.getoption(OPT_REPORT)
+        self.rulesets = config.getoption(OPT_RULESET)
+        self.results: list[Any] = []
         self._runner: Any = None
+        self._began = time.perf_counter()
+        self._started = datetime.datetime.now(datetime.UTC)
 
     @property
     def runner(self) -> Any:
@@ -99,9 +110,39 @@ class _Conformance:
                                                   strict=True))
         items.extend(new)
 
-    def pytest_sessionfinish(self) -> None:
-        if self._runner is not None:
-            self._runner.engine.close()
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self._runner is None:
+            return
+        self._runner.engine.close()
+        if self.report_dir:
+            self._write_report(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+
+    def _write_report(self, interrupted: bool) -> None:
+        """The same report files `conformance certify --out` writes, for the items run."""
+        from pathlib import Path
+
+        from conformance._certify import RunConfig, build_report
+        from conformance._runner import Selection
+        from conformance.report import write_counterexamples, write_reports
+
+        config = RunConfig(engine_spec=self.spec, profile=self.profile,
+                           selection=Selection(rulesets=self.rulesets),
+                           known_failures=self.known.path if self.known else None)
+        problems = list(self._runner.problems)
+        for result in self.results:
+            problem = self.known.apply(result) if self.known else None
+            if problem:
+                problems.append({"kind": "known-failures", "message": problem})
+        if interrupted:
+            problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
+        report = build_report(
+            catalogue=self.catalogue, config=config, engine_info=self._runner.engine_info,
+            results=self.results, problems=problems, complete=not interrupted,
+            started=self._started, duration=time.perf_counter() - self._began, mutation=None,
+            property_rules={p.id: list(p.rules) for p in self._runner.properties()})
+        out = Path(self.report_dir)
+        write_reports(report, out)
+        write_counterexamples(report, out)
 
 
 class _Catalogue(pytest.Collector):
@@ -129,6 +170,7 @@ class _ConformanceItem(pytest.Item):
             result = runner.run_case(self.target)
         else:
             result = runner.run_property(self.target)
+        self.state.results.append(result)
         if result.status == "skip":
             pytest.skip(result.message)
         if result.status in ("fail", "error"):

@@ -64,6 +64,18 @@ def test_known_failures_become_strict_xfail(pytester):
     result.assert_outcomes(passed=1, failed=1)  # strict: the known failure passed
 
 
+def test_report_files_from_a_pytest_run(pytester):
+    import json
+
+    out = pytester.path / "out"
+    result = run_pytest(pytester, "python:toy:WrongEngine", "--conformance-report", str(out))
+    result.assert_outcomes(passed=1, failed=1)
+    report = json.loads((out / "report.json").read_text())
+    assert report["summary"]["fail"] == 1 and report["summary"]["pass"] == 1
+    assert {r["id"]: r["status"] for r in report["rules"]}["toy/R-1"] == "fail"
+    assert (out / "junit.xml").is_file() and (out / "report.html").is_file()
+
+
 def test_invalid_catalogue_is_a_usage_error(pytester):
     root = write_catalogue(pytester.path / "cases")
     (root / "toy" / "broken.yaml").write_text("id: [\n")
