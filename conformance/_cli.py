@@ -107,6 +107,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("report", type=Path)
     p.set_defaults(func=_cmd_failures)
 
+    p = sub.add_parser("diff", help="compare two reports: what regressed, what was fixed")
+    p.add_argument("old", type=Path)
+    p.add_argument("new", type=Path)
+    p.set_defaults(func=_cmd_diff)
+
     p = sub.add_parser("mutants", help="list the reference engine's mutants, or run them "
                                        "(--run) and print which the suite kills")
     _catalogue_options(p)
@@ -279,6 +284,34 @@ def _cmd_failures(args: argparse.Namespace) -> int:
 
     sys.stdout.write(failures_list(_read_report(args.report)["results"]))
     return ExitCode.OK
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    """History between runs: exit 1 when something that passed no longer does."""
+    old, new = (_read_report(p) for p in (args.old, args.new))
+    before = {r["id"]: r["status"] for r in old["results"]}
+    after = {r["id"]: r["status"] for r in new["results"]}
+    bad = ("fail", "error")
+    groups = {
+        "regressed": [i for i in after if after[i] in bad and before.get(i) not in bad
+                      and i in before],
+        "fixed": [i for i in after if before.get(i) in bad and after[i] not in bad],
+        "new and failing": [i for i in after if i not in before and after[i] in bad],
+        "new": [i for i in after if i not in before and after[i] not in bad],
+        "gone": [i for i in before if i not in after],
+    }
+    for title, ids in groups.items():
+        for item in sorted(ids):
+            print(f"{title}: {item} ({before.get(item, '-')} -> {after.get(item, '-')})")
+    old_rules = {r["id"]: r["status"] for r in old["rules"]}
+    for rule in new["rules"]:
+        was = old_rules.get(rule["id"])
+        if was is not None and was != rule["status"]:
+            print(f"rule {rule['id']}: {was} -> {rule['status']}")
+    counts = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
+    print(counts)
+    worse = groups["regressed"] or groups["new and failing"]
+    return ExitCode.FAILURES if worse else ExitCode.OK
 
 
 def _cmd_mutants(args: argparse.Namespace) -> int:

@@ -116,3 +116,18 @@ def test_sigterm_writes_partial_report_and_exits_130(tmp_path, cases):
     assert len(report["results"]) == 1
     assert any(p["kind"] == "interrupted" for p in report["problems"])
     assert not list(out.glob(".*.tmp"))
+
+
+def test_diff_between_two_runs(tmp_path, cases):
+    conformance("certify", "--engine", "python:toy:ToyEngine", "--cases", cases,
+                "--out", tmp_path / "good")
+    conformance("certify", "--engine", "python:toy:WrongEngine", "--cases", cases,
+                "--out", tmp_path / "bad")
+    worse = conformance("diff", tmp_path / "good" / "report.json", tmp_path / "bad" / "report.json")
+    assert worse.returncode == 1
+    assert "regressed: toy/add/two-plus-three (pass -> fail)" in worse.stdout
+    assert "rule toy/R-1: pass -> fail" in worse.stdout
+    better = conformance("diff", tmp_path / "bad" / "report.json",
+                         tmp_path / "good" / "report.json")
+    assert better.returncode == 0
+    assert "fixed: toy/add/two-plus-three (fail -> pass)" in better.stdout
