@@ -131,3 +131,42 @@ def test_diff_between_two_runs(tmp_path, cases):
                          tmp_path / "good" / "report.json")
     assert better.returncode == 0
     assert "fixed: toy/add/two-plus-three (fail -> pass)" in better.stdout
+
+
+def _processes_mentioning(marker: str) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if marker in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(proc.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the engine")
+def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
+    marker = str(tmp_path / "hang-engine.log")
+    engine = "cmd:" + " ".join([sys.executable, str(HERE / "engines" / "hang.py"),
+                                "--after", "2", "--log", marker])
+    out = tmp_path / "out"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "certify", "--engine", engine, "--timeout", "60",
+         "--select", "vision/qa-269/*", "--select", "vision/ir-12-3-2/*", "--no-properties",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not _processes_mentioning(marker)[1:]:
+        time.sleep(0.1)
+    time.sleep(1.5)  # the engine now hangs on its third act
+    assert len(_processes_mentioning(marker)) >= 1
+    child.send_signal(signal.SIGINT)
+    stdout, stderr = child.communicate(timeout=30)
+    assert child.returncode == 130, stdout + stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["complete"] is False
+    # the echo engine plays no real Vision: its two finished cases fail, and are kept
+    assert [r["status"] for r in report["results"]] == ["fail", "fail"]
+    time.sleep(0.5)
+    assert _processes_mentioning(marker) == [], "the engine outlived the harness"
