@@ -101,13 +101,31 @@ def test_report_rerender_rules_and_failures(tmp_path, cases):
     assert proc.returncode == 0, proc.stdout
 
 
+def wait_for_progress(child, marks: int, timeout: float = 30.0) -> None:
+    """Block until the CLI has printed ``marks`` progress characters (one per result)."""
+    import selectors
+
+    seen = ""
+    with selectors.DefaultSelector() as sel:
+        sel.register(child.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        while len(seen.strip()) < marks:
+            if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
+                raise AssertionError(f"no progress after {timeout} s: {seen!r}")
+            # os.read on the fd: the text wrapper would buffer ahead and hide marks from select
+            char = os.read(child.stdout.fileno(), 1).decode()
+            if not char:
+                raise AssertionError(f"the run ended early: {seen!r}")
+            seen += char
+
+
 def test_sigterm_writes_partial_report_and_exits_130(tmp_path, cases):
     out = tmp_path / "out"
     child = subprocess.Popen(
         [sys.executable, "-m", "conformance", "certify", "--engine", "python:toy:SlowEngine",
          "--cases", str(cases), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    time.sleep(1.6)  # the first case (1 s) is done, the second is in progress
+    wait_for_progress(child, 1)  # the first case is done, the second is in progress
     child.send_signal(signal.SIGTERM)
     stdout, stderr = child.communicate(timeout=30)
     assert child.returncode == 130, stdout + stderr
@@ -156,11 +174,8 @@ def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
          "--select", "vision/qa-269/*", "--select", "vision/ir-12-3-2/*", "--no-properties",
          "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not _processes_mentioning(marker)[1:]:
-        time.sleep(0.1)
-    time.sleep(1.5)  # the engine now hangs on its third act
-    assert len(_processes_mentioning(marker)) >= 1
+    wait_for_progress(child, 2)  # two cases done; the engine now hangs on the third
+    assert _processes_mentioning(marker)
     child.send_signal(signal.SIGINT)
     stdout, stderr = child.communicate(timeout=30)
     assert child.returncode == 130, stdout + stderr
