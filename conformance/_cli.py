@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
                             "mutation score to the report (reference engine only)")
         p.add_argument("--memory-limit", type=int, metavar="MB",
                        help="address-space limit for a cmd: engine")
+        p.add_argument("--max-reply-bytes", type=int, metavar="N",
+                       help="longest reply line a cmd: engine may write (default 1000000)")
         p.add_argument("-q", "--quiet", action="store_true", help="no progress dots")
         p.set_defaults(func=_cmd_certify)
 
@@ -138,7 +140,11 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         profile = dataclasses.replace(profile, run_timeout=args.run_timeout)
     selection = Selection(rulesets=args.ruleset, select=args.select, rules=args.rule,
                           properties=not args.no_properties, cases=not args.no_cases)
-    options = {"memory_limit_mb": args.memory_limit} if args.memory_limit else {}
+    options: dict[str, Any] = {}
+    if args.memory_limit:
+        options["memory_limit_mb"] = args.memory_limit
+    if args.max_reply_bytes:
+        options["max_reply_bytes"] = args.max_reply_bytes
     config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
                        cases_root=args.cases, known_failures=args.known_failures,
                        timeout=args.timeout, engine_options=options)

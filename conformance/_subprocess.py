@@ -234,7 +234,8 @@ class SubprocessEngine:
             self._fault(
                 EngineTimeout,
                 f"did not answer {where} within {timeout:g} s; check that it writes exactly "
-                "one line per request and flushes stdout after it, or raise the timeout",
+                "one line per request and flushes stdout after it, or raise the timeout "
+                "(--timeout)",
             )
         if kind == "eof":
             status = child.exit_status()
@@ -244,7 +245,8 @@ class SubprocessEngine:
             self._fault(
                 ProtocolViolation,
                 f"answered {where} with a line longer than {self._max_reply} bytes (starts "
-                f"{_show(data)}); keep replies small or raise max_reply_bytes",
+                f"{_show(data)}); keep replies small or raise max_reply_bytes "
+                "(--max-reply-bytes)",
             )
         message = self._parse(data, where)
         got = message.get("seq")
