@@ -135,26 +135,22 @@ def _change_name(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
     return each(game, effect, args["target"], one)
 
 
-def _negate_text(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
-    def one(card: Card) -> bool:
-        if not on_field(card):
-            return False
-        card.text_negated = True
-        card.text_negation_total |= bool(args.get("include_unnegatable", False))
-        game.emit("negated", card=card.id, what="text")
-        return True
-    return each(game, effect, args["target"], one)
+def _negation(what: str) -> Handler:
+    """negate_text / negate_auto (2.12.3, 12.4, QA-020): mark the card's ``what`` as
+    negated, and whether the negation says it includes 【】 text."""
 
+    def handler(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
+        def one(card: Card) -> bool:
+            if not on_field(card):
+                return False
+            setattr(card, f"{what}_negated", True)
+            total = f"{what}_negation_total"
+            setattr(card, total, getattr(card, total) or bool(args.get("include_unnegatable")))
+            game.emit("negated", card=card.id, what=what)
+            return True
+        return each(game, effect, args["target"], one)
 
-def _negate_auto(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
-    def one(card: Card) -> bool:
-        if not on_field(card):
-            return False
-        card.auto_negated = True
-        card.auto_negation_total |= bool(args.get("include_unnegatable", False))
-        game.emit("negated", card=card.id, what="auto")
-        return True
-    return each(game, effect, args["target"], one)
+    return handler
 
 
 def _negate_effect(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
@@ -189,8 +185,8 @@ HANDLERS: dict[str, Handler] = {
     "shuffle": _shuffle,
     "power": _power,
     "change_name": _change_name,
-    "negate_text": _negate_text,
-    "negate_auto": _negate_auto,
+    "negate_text": _negation("text"),
+    "negate_auto": _negation("auto"),
     "negate_effect": _negate_effect,
     "gain": _gain,
 }
