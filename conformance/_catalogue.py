@@ -185,6 +185,10 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
                 f"duplicate case id {data['id']!r} (also {first.path}:{first.line})",
                 path=str(path), line=line, hint="case ids must be unique: rename one"))
             continue
+        vocabulary_errors = _vocabulary_errors(ruleset, data, nodes, str(path))
+        if vocabulary_errors:
+            errors.extend(vocabulary_errors)
+            continue
         case = Case(
             id=data["id"], title=data["title"], ruleset=data["ruleset"],
             rules=tuple(data["rules"]), source=data["source"], notes=data.get("notes", ""),
@@ -192,6 +196,63 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
             path=str(path), line=line)
         seen[case.id] = case
         cases.append(case)
+
+
+@cache
+def _vocabulary(ruleset: str) -> dict[str, Any] | None:
+    """The ruleset's vocabulary schema (``conformance/rulesets/<ruleset>/vocabulary.json``)."""
+    try:
+        text = resources.files("conformance").joinpath(
+            "rulesets", ruleset, "vocabulary.json").read_text("utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return json.loads(text)
+
+
+@cache
+def _vocabulary_validator(ruleset: str, entry: str) -> jsonschema.protocols.Validator:
+    vocab = _vocabulary(ruleset)
+    assert vocab is not None
+    sch = {**vocab, "$ref": f"#/$defs/{entry}"}
+    return jsonschema.validators.validator_for(sch)(sch)
+
+
+def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
+                       where: str) -> list[CatalogueError]:
+    """Check a case's setup, actions and expectations against the ruleset's vocabulary.
+
+    One error per offending value (the best match), so a typo gives one line,
+    not a page of oneOf alternatives.
+    """
+    if _vocabulary(ruleset) is None:
+        return []
+    checks: list[tuple[list[Any], Any, str]] = [(["setup"], data["setup"], "setup")]
+    for i, step in enumerate(data["steps"]):
+        at = ["steps", i]
+        checks.append(([*at, "do"], step["do"], "action"))
+        expect = step.get("expect", {})
+        for key, entry in (("cards", "card_state"), ("players", "player_state")):
+            for name, value in expect.get(key, {}).items():
+                checks.append(([*at, "expect", key, name], value, entry))
+        events = expect.get("events", {})
+        for kind in ("include", "exclude", "order"):
+            for j, pattern in enumerate(events.get(kind, [])):
+                checks.append(([*at, "expect", "events", kind, j], pattern, "event"))
+        for j, rule in enumerate(events.get("count", [])):
+            checks.append(([*at, "expect", "events", "count", j, "match"], rule["match"],
+                           "event"))
+    found = []
+    for place, value, entry in checks:
+        error = jsonschema.exceptions.best_match(
+            _vocabulary_validator(ruleset, entry).iter_errors(value))
+        if error is not None:
+            full = place + list(error.path)
+            found.append(CatalogueError(
+                f"{'/'.join(str(p) for p in full)}: {error.message} (not {ruleset} vocabulary)",
+                path=where, line=_line(nodes, full),
+                hint=f"use the words of docs/rulesets/{ruleset}.md; the schema is "
+                     f"conformance/rulesets/{ruleset}/vocabulary.json"))
+    return found
 
 
 def _check_references(rules: dict[str, Rule], cases: list[Case],

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from toy import CASE_ADD, write_catalogue
 
@@ -147,3 +150,26 @@ def test_bundled_catalogue_is_valid_and_fully_covered():
     catalogue = load_catalogue()
     assert not catalogue.errors, "\n".join(str(e) for e in catalogue.errors)
     assert not catalogue.uncovered(), [r.id for r in catalogue.uncovered()]
+
+
+VISION = Path(__file__).parent.parent / "cases" / "vision"
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ("  p2:\n    field: [{id: t1,", "  p2:\n    feild: [{id: t1,", "setup/p2"),
+    ("do: {play: s1,", "do: {plya: s1,", "steps/0/do"),
+    ("cards: {t1: {damage: 4}}", "cards: {t1: {damge: 4}}", "steps/0/expect/cards/t1"),
+    ("amount: X}}]", "amount: X, extra: 1}}]", "setup/p1/hand/0/texts/0/effect/0"),
+])
+def test_words_outside_the_vocabulary_are_caught_with_line(tmp_path, old, new, where):
+    folder = tmp_path / "vision"
+    folder.mkdir()
+    shutil.copy(VISION / "rules.yaml", folder / "rules.yaml")
+    text = (VISION / "qa-269-x-equals-nodes-paid.yaml").read_text("utf-8")
+    assert old in text
+    (folder / "typo.yaml").write_text(text.replace(old, new), "utf-8")
+    errors = [str(e) for e in load_catalogue(tmp_path).errors]
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(str(folder / "typo.yaml") + ":")
+    assert where in errors[0] and "vision vocabulary" in errors[0]
+    assert "docs/rulesets/vision.md" in errors[0]
