@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -194,3 +195,19 @@ def test_crlf_line_endings_are_tolerated(tmp_path):
     )
     with SubprocessEngine([sys.executable, str(script)], timeout=5.0) as engine:
         assert engine.hello()["name"] == "crlf"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_javascript_skeleton_engine_speaks_the_protocol():
+    """docs/examples/skeleton-engine.js: an engine in another language, certified end to end."""
+    from conformance._certify import RunConfig, certify, exit_status
+    from conformance._runner import Selection
+    from conformance._settings import get_profile
+
+    script = Path(__file__).parent.parent / "docs" / "examples" / "skeleton-engine.js"
+    report = certify(RunConfig(engine_spec=f"cmd:node {script}", profile=get_profile("quick"),
+                               selection=Selection(rulesets=["vision"], properties=False)))
+    assert report["engine"]["name"] == "skeleton-js"
+    assert report["summary"]["skip"] == report["summary"]["total"] > 0
+    assert "not mapped yet" in report["results"][0]["message"]
+    assert exit_status(report) == 0
