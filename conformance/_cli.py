@@ -195,6 +195,8 @@ def _print_outcome(report: dict[str, Any]) -> None:
             continue
         print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
         print(f"  {r['message']}")
+        if r["location"]:
+            print(f"  defined at {r['location']}")
         for m in r["mismatches"][:5]:
             print(f"  {m['path']}: expected {json.dumps(m['expected'], ensure_ascii=False)[:200]}"
                   f"\n  {' ' * len(m['path'])}  observed "

@@ -43,6 +43,7 @@ class Result:
     counterexample: str = ""     # for failed properties: the shrunk scenario as YAML case text
     duration: float = 0.0        # seconds
     rerun: str = ""              # a shell command that reruns just this item
+    location: str = ""           # where the item is defined: "cases/vision/x.yaml:1"
     expected_failure: bool = False  # listed as a known failure (on a pass: an unexpected pass)
 
     def to_json(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ early still holds every result already yielded.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fnmatch
 import shlex
@@ -119,7 +120,7 @@ class Runner:
         kind = "case" if isinstance(item, Case) else "property"
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root),
-                      **fields)
+                      location=_location(item), **fields)
 
     def _not_run(self, item: Case | Property, message: str) -> Result:
         return self._result(item, status="error", message=message)
@@ -212,6 +213,16 @@ class Runner:
             return self._result(prop, status="pass", duration=time.perf_counter() - began,
                                 message=f"some scenarios unsupported: {unsupported[0]}")
         return self._result(prop, status="pass", duration=time.perf_counter() - began)
+
+
+def _location(item: Case | Property) -> str:
+    """Where to read the item: the case file and line, or the property's module."""
+    if isinstance(item, Case):
+        path = Path(item.path)
+        with contextlib.suppress(ValueError):
+            path = path.resolve().relative_to(Path.cwd())
+        return f"{path}:{item.line}"
+    return f"{item.check.__module__}.{item.check.__qualname__}"
 
 
 def _first_line(mismatches: list[Mismatch]) -> str:

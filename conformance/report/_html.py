@@ -175,6 +175,8 @@ def _result(result: dict[str, Any]) -> str:
     facts = [("kind", _e(result["kind"])),
              ("outcome", _status(result["status"], _text.outcome(result))),
              ("rules", rules or "none")]
+    if result.get("location"):
+        facts.append(("defined at", f"<code>{_e(result['location'])}</code>"))
     if result["step"] is not None:
         facts.append(("step", _e(result["step"])))
     if _text.is_unexpected_pass(result):

@@ -123,6 +123,8 @@ def _result(result: dict[str, Any]) -> str:
     """One failure, error or unexpected pass, with everything needed to act on it."""
     facts = [("kind", result["kind"]), ("outcome", _text.outcome(result)),
              ("rules", ", ".join(result["rules"]) or "none")]
+    if result.get("location"):
+        facts.append(("defined at", result["location"]))
     if result["step"] is not None:
         facts.append(("step", str(result["step"])))
     if _text.is_unexpected_pass(result):
