@@ -68,10 +68,10 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
 
 
 @invariant("vision/prop/differential",
-                  rules=["vision/IR-12/p1", "vision/IR-12/p2", "vision/IR-12.3.1",
-                         "vision/IR-12.4", "vision/IR-6.1.10", "vision/IR-9.2.2",
-                         "vision/IR-3.2.5", "vision/QA-269"],
-                  scenarios=S.any_scenarios())
+           rules=["vision/IR-12/p1", "vision/IR-12/p2", "vision/IR-12.3.1",
+                  "vision/IR-12.4", "vision/IR-6.1.10", "vision/IR-9.2.2",
+                  "vision/IR-3.2.5", "vision/QA-269"],
+           scenarios=S.any_scenarios())
 def differential(play: Play, scenario: Scenario) -> None:
     """The engine agrees with the reference engine on every reply, event and
     observation of the same scenario (cards hidden by a shuffle compared as a set)."""

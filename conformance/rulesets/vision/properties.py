@@ -52,9 +52,9 @@ def clause_works(clause: dict[str, Any], negation: str) -> bool:
 
 
 @invariant("vision/prop/unnegatable-text-survives-negation",
-                  rules=["vision/IR-2.12.3", "vision/IR-12.4", "vision/IR-12.4/p1",
-                         "vision/QA-020"],
-                  scenarios=S.unnegatable_text_scenarios())
+           rules=["vision/IR-2.12.3", "vision/IR-12.4", "vision/IR-12.4/p1",
+                  "vision/QA-020"],
+           scenarios=S.unnegatable_text_scenarios())
 def unnegatable_text(play: Play, scenario: Scenario) -> None:
     """Negating a text leaves its 【】 clauses working and stops every other clause.
 
@@ -80,8 +80,8 @@ def unnegatable_text(play: Play, scenario: Scenario) -> None:
 
 
 @invariant("vision/prop/unnegatable-effect-can-be-negated",
-                  rules=["vision/IR-12.4/p2", "vision/IR-12.4/supplement", "vision/QA-102"],
-                  scenarios=S.unnegatable_effect_scenarios())
+           rules=["vision/IR-12.4/p2", "vision/IR-12.4/supplement", "vision/QA-102"],
+           scenarios=S.unnegatable_effect_scenarios())
 def unnegatable_effect(play: Play, scenario: Scenario) -> None:
     """An effect produced by a 【】 clause can still be negated by an effect that
     negates effects; without such an effect it resolves in full."""
@@ -143,8 +143,8 @@ def seen_cards(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]
 
 
 @invariant("vision/prop/shuffle-iff-whole-deck-without-count",
-                  rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b"],
-                  scenarios=S.shuffle_scenarios())
+           rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b"],
+           scenarios=S.shuffle_scenarios())
 def shuffle_rule(play: Play, scenario: Scenario) -> None:
     """The deck is shuffled exactly when an effect revealed or looked at the whole
     hidden deck without naming a count and did not itself say to shuffle; the
@@ -227,10 +227,10 @@ def _power_steps(scenario: Scenario) -> tuple[bool, list[dict[str, Any]]]:
 
 
 @invariant("vision/prop/power-modifier-order",
-                  rules=["vision/IR-6.1.10", "vision/IR-6.1.10.a", "vision/IR-6.1.10.b",
-                         "vision/IR-6.1.10.c", "vision/IR-6.1.10.d", "vision/QA-298",
-                         "vision/QA-356"],
-                  scenarios=S.power_scenarios())
+           rules=["vision/IR-6.1.10", "vision/IR-6.1.10.a", "vision/IR-6.1.10.b",
+                  "vision/IR-6.1.10.c", "vision/IR-6.1.10.d", "vision/QA-298",
+                  "vision/QA-356"],
+           scenarios=S.power_scenarios())
 def power_order(play: Play, scenario: Scenario) -> None:
     """Combat power after modifiers follows 6.1.10 (variables fixed first, then
     change, swap, add, always; the last change wins) and so does not depend on
@@ -287,9 +287,9 @@ def _deathblow_op(step: dict[str, Any]) -> tuple[str, str, int]:
 
 
 @invariant("vision/prop/deathblow-conditions",
-                  rules=["vision/IR-9.2.2", "vision/IR-9.2.2.a", "vision/IR-9.2.2.b",
-                         "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363"],
-                  scenarios=S.deathblow_scenarios())
+           rules=["vision/IR-9.2.2", "vision/IR-9.2.2.a", "vision/IR-9.2.2.b",
+                  "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363"],
+           scenarios=S.deathblow_scenarios())
 def deathblow(play: Play, scenario: Scenario) -> None:
     """A card is in 決死状態 exactly when its damage reaches its durability, its
     durability is 0 or less, or a deathblow instruction hit it; only battle
@@ -378,9 +378,9 @@ def _no_watcher_draw(trace: Trace, step: int, why: str = "nothing was put into �
 # -- 5. name reference ---------------------------------------------------------------
 
 @invariant("vision/prop/name-reference",
-                  rules=["vision/IR-12.3", "vision/IR-12.3.1", "vision/ex-12.3.1",
-                         "vision/IR-12.3.2", "vision/QA-2014-11-27"],
-                  scenarios=S.name_scenarios())
+           rules=["vision/IR-12.3", "vision/IR-12.3.1", "vision/ex-12.3.1",
+                  "vision/IR-12.3.2", "vision/QA-2014-11-27"],
+           scenarios=S.name_scenarios())
 def name_reference(play: Play, scenario: Scenario) -> None:
     """name_ref "A" refers to exactly the cards one of whose names contains A;
     same_name_as to exactly the cards whose name is equal; a name change keeps
@@ -419,9 +419,9 @@ def name_reference(play: Play, scenario: Scenario) -> None:
 # -- 6. resolution -------------------------------------------------------------------
 
 @invariant("vision/prop/resolution-stops-at-failure",
-                  rules=["vision/IR-12/p1", "vision/IR-12/p2", "vision/IR-12/p3",
-                         "vision/IR-12/p4"],
-                  scenarios=S.resolution_scenarios())
+           rules=["vision/IR-12/p1", "vision/IR-12/p2", "vision/IR-12/p3",
+                  "vision/IR-12/p4"],
+           scenarios=S.resolution_scenarios())
 def resolution(play: Play, scenario: Scenario) -> None:
     """An effect applies from the head and stops at the first part that cannot be
     applied; an ``all`` part never fails, even when it matches nothing or cannot
@@ -462,8 +462,8 @@ def resolution(play: Play, scenario: Scenario) -> None:
 # -- 7. X ------------------------------------------------------------------------------
 
 @invariant("vision/prop/x-is-nodes-paid",
-                  rules=["vision/QA-269"],
-                  scenarios=S.x_cost_scenarios())
+           rules=["vision/QA-269"],
+           scenarios=S.x_cost_scenarios())
 def x_is_paid(play: Play, scenario: Scenario) -> None:
     """X is the number of nodes actually paid, whatever cost modifiers are in force."""
     trace = run_accepted(play, scenario)
