@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
+from conformance import _schemas
 from conformance._errors import CatalogueError
 
 #: Larger case files are refused: a case is a board and a few steps.
@@ -84,20 +83,6 @@ def default_root() -> Path:
     if (here).is_dir():
         return here
     return Path(__file__).resolve().parent.parent / "cases"
-
-
-@cache
-def schema(name: str) -> dict[str, Any]:
-    """A JSON Schema shipped in ``conformance/schemas`` (e.g. ``case.json``)."""
-    text = resources.files("conformance").joinpath("schemas", name).read_text("utf-8")
-    return json.loads(text)
-
-
-@cache
-def _validator(name: str) -> jsonschema.protocols.Validator:
-    sch = schema(name)
-    cls = jsonschema.validators.validator_for(sch)
-    return cls(sch)
 
 
 def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
@@ -199,22 +184,13 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
 
 
 @cache
-def _vocabulary(ruleset: str) -> dict[str, Any] | None:
-    """The ruleset's vocabulary schema (``conformance/rulesets/<ruleset>/vocabulary.json``)."""
+def _has_vocabulary(ruleset: str) -> bool:
+    """Whether the ruleset ships ``conformance/rulesets/<ruleset>/vocabulary.json``."""
     try:
-        text = resources.files("conformance").joinpath(
-            "rulesets", ruleset, "vocabulary.json").read_text("utf-8")
+        _schemas.load("rulesets", ruleset, "vocabulary.json")
     except (FileNotFoundError, NotADirectoryError):
-        return None
-    return json.loads(text)
-
-
-@cache
-def _vocabulary_validator(ruleset: str, entry: str) -> jsonschema.protocols.Validator:
-    vocab = _vocabulary(ruleset)
-    assert vocab is not None
-    sch = {**vocab, "$ref": f"#/$defs/{entry}"}
-    return jsonschema.validators.validator_for(sch)(sch)
+        return False
+    return True
 
 
 def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
@@ -224,7 +200,7 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
     One error per offending value (the best match), so a typo gives one line,
     not a page of oneOf alternatives.
     """
-    if _vocabulary(ruleset) is None:
+    if not _has_vocabulary(ruleset):
         return []
     checks: list[tuple[list[Any], Any, str]] = [(["setup"], data["setup"], "setup")]
     for i, step in enumerate(data["steps"]):
@@ -244,7 +220,8 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
     found = []
     for place, value, entry in checks:
         error = jsonschema.exceptions.best_match(
-            _vocabulary_validator(ruleset, entry).iter_errors(value))
+            _schemas.validator("rulesets", ruleset, "vocabulary.json", entry=entry)
+            .iter_errors(value))
         if error is not None:
             full = place + list(error.path)
             found.append(CatalogueError(
@@ -332,7 +309,8 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
             f"expected a mapping at the top, found {type(data).__name__}", path=where, line=1,
             hint="a case file is a YAML mapping with id, title, ruleset, rules, ..."))
         return None
-    problems = sorted(_validator(schema_name).iter_errors(data), key=lambda e: list(e.path))
+    problems = sorted(_schemas.validator("schemas", schema_name).iter_errors(data),
+                      key=lambda e: list(e.path))
     for err in problems:
         errors.append(CatalogueError(
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",

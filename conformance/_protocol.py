@@ -24,6 +24,7 @@ import jsonschema
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
+from conformance import _schemas
 from conformance._engine import (
     PROTOCOL_VERSION,
     Engine,
@@ -46,11 +47,8 @@ _SCHEMA_DIR = ("schemas", "protocol")
 def schemas() -> dict[str, dict[str, Any]]:
     """Every protocol schema by file stem (``request-act``, ``reply-error``, ...)."""
     folder = resources.files("conformance").joinpath(*_SCHEMA_DIR)
-    found = {}
-    for entry in folder.iterdir():
-        if entry.name.endswith(".json"):
-            found[entry.name.removesuffix(".json")] = json.loads(entry.read_text("utf-8"))
-    return found
+    return {entry.name.removesuffix(".json"): _schemas.load(*_SCHEMA_DIR, entry.name)
+            for entry in folder.iterdir() if entry.name.endswith(".json")}
 
 
 @cache

@@ -16,10 +16,11 @@ import jsonschema
 import pytest
 import yaml
 
-from conformance._catalogue import Case, Catalogue, schema
+from conformance._catalogue import Case, Catalogue
 from conformance._loading import load_engine
 from conformance._properties import Play
 from conformance._runner import Runner
+from conformance._schemas import load
 from conformance._settings import get_profile
 from conformance.rulesets.vision import PROPERTIES
 from conformance.rulesets.vision.expected import power_after, refers_to
@@ -69,7 +70,7 @@ def run_property(prop_id: str, spec: str):
 
 def as_case(text: str) -> Case:
     data = yaml.safe_load(text)
-    jsonschema.validate(data, schema("case.json"))
+    jsonschema.validate(data, load("schemas", "case.json"))
     return Case(id=data["id"], title=data["title"], ruleset=data["ruleset"],
                 rules=tuple(data["rules"]), source=data["source"], notes=data["notes"],
                 flags=(), setup=data["setup"], steps=tuple(data["steps"]), path="-", line=1)

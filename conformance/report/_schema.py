@@ -6,13 +6,11 @@ same file documents report.json for other tools and guards the renderers.
 
 from __future__ import annotations
 
-import functools
-import json
-from importlib import resources
 from typing import Any
 
 import jsonschema
 
+from conformance import _schemas
 from conformance._errors import ConformanceError
 
 #: How many schema errors one InvalidReport lists before "... and N more".
@@ -37,22 +35,15 @@ class InvalidReport(ConformanceError):
         )
 
 
-@functools.cache
 def schema() -> dict[str, Any]:
     """The report schema, parsed once."""
-    text = resources.files("conformance").joinpath("schemas", "report.json").read_text("utf-8")
-    return json.loads(text)
-
-
-@functools.cache
-def _validator() -> jsonschema.Draft202012Validator:
-    jsonschema.Draft202012Validator.check_schema(schema())
-    return jsonschema.Draft202012Validator(schema())
+    return _schemas.load("schemas", "report.json")
 
 
 def validate_report(report: Any) -> None:
     """Raise `InvalidReport` naming every place where ``report`` breaks the schema."""
-    errors = sorted(_validator().iter_errors(report), key=lambda e: list(map(str, e.path)))
+    found = _schemas.validator("schemas", "report.json").iter_errors(report)
+    errors = sorted(found, key=lambda e: list(map(str, e.path)))
     if errors:
         raise InvalidReport([f"{_where(e)}: {_what(e)}" for e in errors])
 
