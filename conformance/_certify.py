@@ -69,10 +69,6 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     try:
         runner.handshake()
         for result in runner.results():
-            if known is not None:
-                problem = known.apply(result)
-                if problem:
-                    problems.append({"kind": "known-failures", "message": problem})
             results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -86,7 +82,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     problems[:0] = runner.problems
     if known is not None:
         ids = [c.id for c in catalogue.cases] + [p.id for p in runner.properties()]
-        problems += [{"kind": "known-failures", "message": m} for m in known.unused(ids)]
+        problems += known.review(results, ids)
     return build_report(
         catalogue=catalogue, config=config, engine_info=runner.engine_info, results=results,
         problems=problems, complete=complete, started=started,

@@ -52,6 +52,11 @@ class KnownFailures:
                     "remove it from the list")
         return None
 
+    def review(self, results: list[Result], ids: list[str]) -> list[dict[str, str]]:
+        """Mark every result; return report problems (unexpected passes, stale lines)."""
+        messages = [m for m in map(self.apply, results) if m] + self.unused(ids)
+        return [{"kind": "known-failures", "message": m} for m in messages]
+
     def unused(self, ids: list[str]) -> list[str]:
         """Warnings for patterns that match no case or property id."""
         return [f"{self.path}:{line}: {pattern!r} matches no case or property id"

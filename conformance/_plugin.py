@@ -129,10 +129,10 @@ class _Conformance:
                            selection=Selection(rulesets=self.rulesets),
                            known_failures=self.known.path if self.known else None)
         problems = list(self._runner.problems)
-        for result in self.results:
-            problem = self.known.apply(result) if self.known else None
-            if problem:
-                problems.append({"kind": "known-failures", "message": problem})
+        if self.known is not None:
+            ids = [c.id for c in self.catalogue.cases]
+            ids += [p.id for p in self._runner.properties()]
+            problems += self.known.review(self.results, ids)
         if interrupted:
             problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
         report = build_report(
