@@ -26,6 +26,12 @@ MAX_FILE_BYTES = 256 * 1024
 #: Larger rule indexes are refused.
 MAX_INDEX_BYTES = 2 * 1024 * 1024
 RULES_FILE = "rules.yaml"
+#: Index entries whose text is the seed's own; a certification is judged on these.
+SEED_KINDS = frozenset({"rule", "qa", "example", "informative"})
+#: The catalogue's answer where the seed is silent; reported apart, never judged on.
+READING = "reading"
+#: A rule from outside the seed that cases lean on (its `source` says where from).
+CONTEXT = "context"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +48,14 @@ class Rule:
     line: int
     see: tuple[str, ...] = ()
     seed: str = ""
+    interprets: tuple[str, ...] = ()
+    why: str = ""
+    source: str = ""
+
+    @property
+    def is_seed(self) -> bool:
+        """Whether this entry is the seed's own text (not a reading or context)."""
+        return self.kind in SEED_KINDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,7 +159,9 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
                     id=rid, ruleset=ruleset, ref=entry["ref"], kind=entry["kind"],
                     title=entry["title"], text=entry["text"], summary=entry["summary"],
                     invariant=entry.get("invariant", False), path=str(index), line=line or 0,
-                    see=tuple(entry.get("see", ())), seed=data["seed"])
+                    see=tuple(entry.get("see", ())), seed=data["seed"],
+                    interprets=tuple(entry.get("interprets", ())), why=entry.get("why", ""),
+                    source=entry.get("source", ""))
     seen: dict[str, Case] = {c.id: c for c in cases}
     for path in sorted(folder.rglob("*.y*ml")):
         if path.name == RULES_FILE or path.suffix not in (".yaml", ".yml"):
@@ -237,6 +253,12 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
     # `see` only links rules for readers; nothing follows the links, so mutual
     # references are fine, but a dangling or self reference is a mistake.
     for rule in rules.values():
+        for other in rule.interprets:
+            if other not in rules or not rules[other].is_seed:
+                errors.append(CatalogueError(
+                    f"reading {rule.id!r} interprets {other!r}, which is not a seed entry",
+                    path=rule.path, line=rule.line,
+                    hint="list the ids of the seed rules whose sentences it reads"))
         for other in rule.see:
             if other == rule.id:
                 errors.append(CatalogueError(

@@ -1,0 +1,11 @@
+"""The public API of a ruleset pack: what a pack imports to declare its properties.
+
+A pack (``conformance.rulesets.<name>`` or a package of its own, see
+docs/rulesets/README.md) declares ``PROPERTIES``, a list of `Property` made
+with `invariant`.  Each property's check drives the engine under test through
+`Play`, reads the `Trace`, and raises `Violation` when the rule is broken.
+"""
+
+from conformance._properties import Play, Property, Scenario, Trace, Violation, invariant
+
+__all__ = ["Play", "Property", "Scenario", "Trace", "Violation", "invariant"]
