@@ -1,7 +1,7 @@
 """The reference Vision engine, driven through the Engine protocol only.
 
-Every expected value below is read from the seed
-(shared/seeds/000_fb81adb92f735097.txt), quoted in the scenario's docstring,
+Every expected value below is read from the seed (000_fb81adb92f735097.txt,
+indexed in cases/vision/rules.yaml), quoted in the scenario's docstring,
 never copied from the engine's output.  A scenario returns a small value; the
 reference must produce the seed's value, and every mutant must produce a
 different one on at least one scenario (no mutant is equivalent).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import Unsupported
-from reference_engine.vision import costs, deathblow, deck, field, vocabulary
+from reference_engine.vision import costs, deathblow, deck, field, power, triggers, vocabulary
 from reference_engine.vision.model import PLAYERS, Card, Clause, Effect, Part
 from reference_engine.vision.state import Game
 
@@ -143,12 +143,19 @@ def _battle_damage(game: Game, action: dict[str, Any]) -> None:
     if not isinstance(spec, dict):
         raise Unsupported("battle_damage: expected {target, amount, source}")
     vocabulary.reject_unknown(spec, frozenset({"target", "amount", "source"}), "battle_damage")
-    amount = _count(spec.get("amount"), "battle_damage.amount")
     target = _card(game, spec.get("target"), "battle_damage.target")
     if target.zone != "field" or target.type != "character":
         raise Rejected(f"{target.id} is not a character on the field")
     source = _card(game, spec["source"], "battle_damage.source") if spec.get("source") else None
+    if "amount" in spec or source is None:
+        amount = _count(spec.get("amount"), "battle_damage.amount")
+    else:  # the source's attack "after this process" (6.1.10), none below 0
+        amount = max(0, power.power_of(game, source)[0])
     deathblow.deal_damage(game, target, amount, source.id if source else None, battle=True)
+    if source is not None:
+        deathblow.check_state(game)
+        for effect in triggers.collect_from(game, "battle_damage_dealt", source, target):
+            game.resolve(effect)
 
 
 def _draw(game: Game, action: dict[str, Any]) -> None:

@@ -63,7 +63,7 @@ def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
     if card.zone != "field" or card.deathblow or card.id in game.dying:
         return False
     if not rules.rule_beats_effects(reason):
-        if "deathblow" in card.immune:
+        if card.immune & {"deathblow", "deathblow_state"}:
             return False
         game.dying.add(card.id)
         try:
@@ -82,9 +82,24 @@ def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
     if card.deathblow_by_battle:
         for effect in triggers.collect(game, "deathblow_by_battle", card):
             game.resolve(effect)
+    actor = by_card_effect(game, reason, cause, battle)
+    if actor is not None:
+        for effect in triggers.collect_by_opponent(game, "deathblow_by_opponent_effect", card,
+                                                   actor):
+            game.resolve(effect)
     if card.zone == "field":
         field.destroy(game, card)
     return True
+
+
+def by_card_effect(game: Game, reason: str, cause: str | None, battle: bool) -> str | None:
+    """Whose card's effect put the card into deathblow, if an effect did
+    (vision/reading/deathblow-by-card-effect): a 9.2.2.c instruction, or effect damage
+    that directly caused a 9.2.2.a deathblow.  A 9.2.2.b deathblow is by the rule
+    (QA 2013-11-13), and battle damage is not an effect."""
+    if reason == DURABILITY or (reason == DAMAGE and battle) or cause not in game.cards:
+        return None
+    return game.cards[cause].owner
 
 
 # -- switch points ---------------------------------------------------------------------
