@@ -101,6 +101,9 @@ def _play(game: Game, action: dict[str, Any]) -> None:
     if paid > game.nodes[by]:
         raise Rejected(f"{by} has {game.nodes[by]} node(s), cannot pay {paid}")
     chosen = _targets(game, action.get("targets"))
+    if not chosen and any(_needs_chosen(clause) for clause in card.texts):
+        raise Rejected(f"{card.id} targets a card (chosen) and none was given: not a proper "
+                       "target (only 'all' may match nothing, IR-12/p4)")
     game.nodes[by] -= paid
     if card.cost == "X":
         card.x_paid = game.rules.x_from_payment(paid, costs.cost_delta(game, by))
@@ -115,6 +118,12 @@ def _play(game: Game, action: dict[str, Any]) -> None:
                                 from_unnegatable=clause.unnegatable))
     if card.zone == "resolving":
         game.move(card, "graveyard")
+
+
+def _needs_chosen(clause: Clause) -> bool:
+    """vision/reading/play-needs-a-proper-target: a play clause acting on `chosen`."""
+    return clause.kind == "play" and any(
+        args.get("target") == "chosen" for _, args in play_parts(clause))
 
 
 def _put_onto_field(game: Game, action: dict[str, Any]) -> None:
