@@ -285,10 +285,12 @@ def s_damage_equals_durability(m: str | None) -> Any:
 
 
 def _yuyuko_board(m: str | None, extra_field: list[dict] | None = None) -> Engine:
-    # QA 2013-11-13: No.1280 (opponent) lowers durability by 3, No.1211 on our side
-    # would return a character put into deathblow to hand.  Both texts reconstructed.
-    shizaru = char("s1211", "1/9", number=1211, name="四猿ちゃん", texts=[
-        {"kind": "auto", "when": {"event": "would_deathblow", "filter": {"controller": "self"}},
+    # QA 2013-11-13: No.1280 (opponent, reconstructed) lowers durability by 3; No.1211
+    # on our side returns a character put into deathblow by an effect of the opponent's
+    # card (its printed text).
+    shizaru = spell("s1211", number=1211, name="四猿ちゃん", texts=[
+        {"kind": "auto", "when": {"event": "deathblow_by_opponent_effect",
+                                  "filter": {"controller": "self"}},
          "effect": [{"return_to_hand": {"target": "chosen"}}]}])
     return start({
         "p1": {"hand": [char("c", "1/3"), char("im", "1/3", immune=["deathblow"])],
@@ -318,11 +320,14 @@ def s_durability_beats_effects(m: str | None) -> Any:
 
 
 def s_damage_deathblow_can_be_replaced(m: str | None) -> Any:
-    """Control for 9.2.2.b: only .b beats card effects, so a damage deathblow (.a) can be
-    replaced by No.1211's effect and the character goes back to hand."""
-    e = _yuyuko_board(m, [char("c2", "1/5")])
-    do(e, {"battle_damage": {"target": "c2", "amount": 2}})
-    return seen(e, "c2")["zone"], seen(e, "c2")["deathblow"]
+    """Control for QA 2013-11-13: a deathblow from the opponent's effect damage (.a) is
+    "by an effect of the opponent's card", so No.1211 returns it after it is in
+    決死状態; the battle damage one is not (reading deathblow-by-card-effect)."""
+    e = _yuyuko_board(m, [char("c2", "1/5"), char("c3", "1/5")])
+    resolve(e, [{"damage": {"target": {"card": "c2"}, "amount": 2}}], by="p2",
+            source="y1280")
+    do(e, {"battle_damage": {"target": "c3", "amount": 2}})
+    return (seen(e, "c2")["zone"], seen(e, "c2")["deathblow"], seen(e, "c3")["zone"])
 
 
 def s_deathblow_instruction(m: str | None) -> Any:
@@ -540,8 +545,8 @@ SCENARIOS: dict[str, tuple[Scenario, Any, set[str]]] = {
     "durability-zero": (s_durability_zero, (True, "graveyard"), {"vision/IR-9.2.2.b"}),
     "durability-beats-effects": (s_durability_beats_effects, ("graveyard", True, True),
                                  {"vision/IR-9.2.2.b", "vision/QA-2013-11-13"}),
-    "damage-deathblow-replaced": (s_damage_deathblow_can_be_replaced, ("hand", False),
-                                  {"vision/IR-9.2.2.b"}),
+    "damage-deathblow-replaced": (s_damage_deathblow_can_be_replaced,
+                                  ("hand", True, "graveyard"), {"vision/IR-9.2.2.b"}),
     "deathblow-instruction": (s_deathblow_instruction, (True, "s", "graveyard"),
                               {"vision/IR-9.2.2.c", "vision/IR-1.10.12.f"}),
     "deathblow-cause": (s_deathblow_cause, ("a", "s"), {"vision/IR-1.10.12.f"}),
