@@ -916,3 +916,61 @@ def test_observation_shape_and_order() -> None:
         "deathblow_by_battle": False, "negated": False}
     assert state["players"]["p2"] == {"nodes": 0, "hand": [], "field": [], "graveyard": ["g"],
                                       "deck_size": 0}
+
+
+# -- vocabulary added for issue 9 (values read from the seed, or the named reading) ----
+
+def test_already_triggered_effect_of_a_negated_text_is_not_resolved() -> None:
+    """2.12.3 テキストが持つ全ての効果は発生せず、解決されない: two cards triggered by the
+    same entry negate each other's text; the second effect, already triggered, is not
+    resolved, so exactly one negation happens."""
+    def jammer(cid: str, other: str) -> dict[str, Any]:
+        return char(cid, texts=[{"kind": "auto", "when": {"event": "enters_field",
+                                                          "filter": {"controller": "self"}},
+                                 "effect": [{"negate_text": {"target": {"card": other}}}]}])
+    e = start({"p1": {"hand": [char("n")], "field": [jammer("k1", "k2"), jammer("k2", "k1")]}})
+    events = do(e, {"put_onto_field": "n", "by": "p1"})
+    assert kinds(events, ("negated",)) == ["negated"]
+
+
+def test_instant_death_after_battle_damage_is_not_by_battle() -> None:
+    """QA-363 戦闘によって発生した効果、例えば「即死」…満たされません: 1 battle damage, then the
+    attacker's 即死-style trigger puts the defender into deathblow, not by battle."""
+    sokushi = {"kind": "auto", "when": {"event": "battle_damage_dealt", "filter": {}},
+               "effect": [{"deathblow": {"target": "chosen"}}]}
+    e = start({"p1": {"field": [char("a", "1/3", texts=[sokushi])]},
+               "p2": {"field": [char("t", "1/3")]}})
+    do(e, {"battle_damage": {"target": "t", "amount": 1, "source": "a"}})
+    assert holds(seen(e, "t"), damage=1, deathblow=True, deathblow_by_battle=False,
+                 deathblow_cause="a")
+
+
+def test_not_deathblow_text_yields_only_to_the_durability_rule() -> None:
+    """9.2.2.b このルールはカードの効果に優先する (and, read, only .b does): a character whose
+    text says it is not put into 決死状態 survives lethal damage, not durability 0."""
+    e = start({"p2": {"field": [char("v", "1/3", immune=["deathblow_state"])]}})
+    resolve(e, [{"damage": {"target": {"card": "v"}, "amount": 3}}])
+    assert holds(seen(e, "v"), zone="field", deathblow=False)
+    resolve(e, [mod("add", {"card": "v"}, attack=0, durability=-3)])
+    assert holds(seen(e, "v"), deathblow=True)
+
+
+def test_battle_damage_without_amount_is_the_modified_attack() -> None:
+    """6.1.10 単に…攻撃力という場合、この処理を適用した後の値を指す: 1/4, +1/+0 then swap → 5/1."""
+    e = start({"p1": {"field": [char("a", "1/4")]}, "p2": {"field": [char("t", "1/9")]}})
+    resolve(e, [mod("add", {"card": "a"}, attack=1, durability=0), mod("swap", {"card": "a"})])
+    do(e, {"battle_damage": {"target": "t", "source": "a"}})
+    assert seen(e, "t")["damage"] == 5
+
+
+def test_a_play_targeting_a_chosen_card_needs_a_target() -> None:
+    """12/p4 (reading play-needs-a-proper-target): "all" with nothing matching is a proper
+    target; a chosen target with none given is not, and nothing is paid."""
+    snipe = spell("s2", cost=1, texts=[{"kind": "play", "effect": [{"destroy": {"target":
+                                                                              "chosen"}}]}])
+    sweep = spell("s1", cost=1, texts=[{"kind": "play", "effect": [{"destroy": {"target": {
+        "all": {"controller": "opponent"}}}}]}])
+    e = start({"p1": {"nodes": 2, "hand": [sweep, snipe]}})
+    reply = e.act({"play": "s2", "by": "p1", "pay_nodes": 1})
+    assert not reply["accepted"] and e.observe()["players"]["p1"]["nodes"] == 2
+    assert completed(do(e, {"play": "s1", "by": "p1", "pay_nodes": 1}))
