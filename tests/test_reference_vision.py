@@ -330,6 +330,18 @@ def s_damage_deathblow_can_be_replaced(m: str | None) -> Any:
     return (seen(e, "c2")["zone"], seen(e, "c2")["deathblow"], seen(e, "c3")["zone"])
 
 
+def s_shisaru_by_effect_only(m: str | None) -> Any:
+    """QA 2013-11-13 出来ません: under No.1280's -3 the entering c is not returned (a 9.2.2.b
+    deathblow is not "by an effect"); the opponent's battle damage is not an effect
+    either (c3 stays dead); the opponent's effect damage is (c2 returns)."""
+    e = _yuyuko_board(m, [char("c2", "1/5"), char("c3", "1/5")])
+    do(e, {"play": "c", "by": "p1", "pay_nodes": 0})
+    do(e, {"battle_damage": {"target": "c3", "amount": 2, "source": "y1280"}})
+    resolve(e, [{"damage": {"target": {"card": "c2"}, "amount": 2}}], by="p2",
+            source="y1280")
+    return seen(e, "c")["zone"], seen(e, "c3")["zone"], seen(e, "c2")["zone"]
+
+
 def s_deathblow_instruction(m: str | None) -> Any:
     """9.2.2.c 決死状態にする、という効果が適用される: a 5/5 with no damage."""
     e = start({"p1": {"field": [char("s", "1/1")]}, "p2": {"field": [char("t", "5/5")]}}, m)
@@ -547,6 +559,8 @@ SCENARIOS: dict[str, tuple[Scenario, Any, set[str]]] = {
                                  {"vision/IR-9.2.2.b", "vision/QA-2013-11-13"}),
     "damage-deathblow-replaced": (s_damage_deathblow_can_be_replaced,
                                   ("hand", True, "graveyard"), {"vision/IR-9.2.2.b"}),
+    "shisaru-by-effect-only": (s_shisaru_by_effect_only, ("graveyard", "graveyard", "hand"),
+                               {"vision/QA-2013-11-13"}),
     "deathblow-instruction": (s_deathblow_instruction, (True, "s", "graveyard"),
                               {"vision/IR-9.2.2.c", "vision/IR-1.10.12.f"}),
     "deathblow-cause": (s_deathblow_cause, ("a", "s"), {"vision/IR-1.10.12.f"}),
@@ -601,6 +615,8 @@ KILLS: dict[str, str] = {
     "deathblow-needs-excess-damage": "damage-equals-durability",
     "deathblow-only-below-zero": "durability-zero",
     "durability-zero-yields-to-effects": "durability-beats-effects",
+    "durability-deathblow-by-modifier-card": "shisaru-by-effect-only",
+    "battle-damage-is-an-effect": "shisaru-by-effect-only",
     "deathblow-instruction-ignored": "deathblow-instruction",
     "deathblow-cause-is-controller": "deathblow-cause",
     "battle-flag-on-effect-damage": "by-battle",
