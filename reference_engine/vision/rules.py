@@ -40,6 +40,7 @@ class Rules:
     instruction_deathblows: Callable[..., bool] = deathblow.instruction_puts_into_deathblow
     deathblow_cause: Callable[..., Any] = deathblow.cause_is_damage_source  # IR-1.10.12.f
     deathblow_by_battle: Callable[..., bool] = deathblow.only_battle_damage  # QA-363
+    deathblow_by_effect_of: Callable[..., Any] = deathblow.by_card_effect  # QA-2013-11-13
     # 2.12.3 / 12.4: negation
     negated_text_silences: Callable[..., bool] = negation.negated_text_silences_all
     text_negation_spares: Callable[..., bool] = negation.brackets_survive_text_negation
