@@ -173,6 +173,10 @@ def cost_rewritten(obj: Obj, spent: dict[str, int], any_type: bool) -> None:
         obj.mana_cost = dict(spent)
 
 
+def flashback_cost(obj: Obj) -> dict[str, int]:
+    return next(a["cost"] for a in obj.abilities if a.get("keyword") == "flashback")
+
+
 def cast(game: Game, obj: Obj, caster: str, pay: dict[str, int], flashback: bool) -> None:
     rules = game.rules
     found = permissions(game, caster)
@@ -182,7 +186,7 @@ def cast(game: Game, obj: Obj, caster: str, pay: dict[str, int], flashback: bool
     perms = rules.combine_permissions(found, via_permission)
     how = cast_source(game, obj, caster, flashback, perms)
     check_timing(game, obj, caster, perms)
-    base = obj.ability("flashback")["cost"] if how == "flashback" else obj.mana_cost
+    base = flashback_cost(obj) if how == "flashback" else obj.mana_cost
     change = rules.sum_cost_changes(cost_changes(game, obj, caster))
     if not rules.cost_change_reaches(obj, origin_zone):
         change = 0
