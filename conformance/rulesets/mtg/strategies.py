@@ -34,12 +34,16 @@ def apply(effect: list[dict[str, Any]], by: str = "p1",
 
 # -- prevention shields (609.7, 609.7b) ----------------------------------------------------
 
+#: Few colours, so that a source often has, loses or regains a shield's colour.
+SHIELD_COLORS = ("red", "green", "white")
+
 @st.composite
 def shield_scenarios(draw: st.DrawFn, recolor: bool = False) -> Scenario:
     """p1 makes one or two shields; p2's creatures deal damage (some 0, some combat);
     with ``recolor``, colour changes happen between the damage steps."""
-    n = draw(st.integers(1, 3))
-    creatures = [{"id": f"c{i}", "types": ["creature"], "colors": [draw(st.sampled_from(COLORS))],
+    n = draw(st.integers(1, 2))
+    creatures = [{"id": f"c{i}", "types": ["creature"],
+                  "colors": [draw(st.sampled_from(SHIELD_COLORS))],
                   "power": 2, "toughness": 2} for i in range(n)]
     ids = [c["id"] for c in creatures]
     steps = []
@@ -53,14 +57,14 @@ def shield_scenarios(draw: st.DrawFn, recolor: bool = False) -> Scenario:
                 shield["from"] = {"color": chosen["colors"][0]}
         else:
             shield["from"] = draw(st.sampled_from(
-                [{"type": "creature"}, *({"color": c} for c in COLORS)]))
+                [{"type": "creature"}, *({"color": c} for c in SHIELD_COLORS)]))
         if draw(st.booleans()):
             shield["amount"] = draw(st.integers(1, 4))
         steps.append(apply([{"shield": shield}]))
     for _ in range(draw(st.integers(1, 4))):
         if recolor and draw(st.booleans()):
             steps.append(apply([{"become": {"filter": {"card": draw(st.sampled_from(ids))},
-                                            "colors": [draw(st.sampled_from(COLORS))]}}],
+                                            "colors": [draw(st.sampled_from(SHIELD_COLORS))]}}],
                                by="p2"))
         steps.append({"do": {"damage": {
             "source": draw(st.sampled_from(ids)), "to": draw(st.sampled_from(["p1", "p2"])),
@@ -133,18 +137,19 @@ def permission_scenarios(draw: st.DrawFn) -> Scenario:
                             "mana_cost": {"generic": 1, "R": 1}, "abilities": []}
     if flashback:
         card["abilities"].append({"keyword": "flashback", "cost": {"generic": 2, "R": 1}})
+    # weighted towards the seed's example: another player's graveyard, an Orrery of yours
     owner, zone = draw(st.sampled_from([("p1", "hand"), ("p1", "graveyard"),
-                                        ("p2", "graveyard")]))
+                                        ("p2", "graveyard"), ("p2", "graveyard")]))
     setup: dict[str, Any] = {"phase": draw(st.sampled_from(["main", "combat"])),
                              "p1": {"mana": {"R": 3}}}
     setup.setdefault(owner, {})[zone] = [card]
-    orrery = draw(st.sampled_from(["p1", "p2", None]))
+    orrery = draw(st.sampled_from(["p1", "p1", "p2", None]))
     if orrery:
         setup.setdefault(orrery, {})["battlefield"] = [ORRERY]
     steps = []
-    if draw(st.booleans()):
+    if draw(st.integers(0, 2)):
         steps.append(apply([{"grant": "other_graveyards"}]))
-    use_flashback = draw(st.booleans())
+    use_flashback = flashback if draw(st.integers(0, 3)) else not flashback
     pay = {"R": 3} if use_flashback else {"R": 2}
     steps.append({"do": {"cast": "s1", "by": "p1", "pay": pay, "flashback": use_flashback}})
     return {"setup": setup, "steps": steps}
