@@ -206,11 +206,12 @@ def _table_keys(first: str, columns: int) -> set[str]:
     for i, line in enumerate(lines):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and len(cells) == columns and cells[0] == first:
+            start = i + 2
             break
     else:
         raise AssertionError(f"no table headed {first!r}")
     keys = set()
-    for line in lines[i + 2:]:
+    for line in lines[start:]:
         if not line.startswith("|"):
             break
         keys.add(re.match(r"\|\s*`\{?(\w+)", line).group(1))
