@@ -12,15 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import property_runs
 import pytest
-import yaml
 from hypothesis import HealthCheck, event, given, settings
+from property_runs import as_case, runner
 
-from conformance._catalogue import Case, Catalogue
+from conformance._catalogue import Catalogue
 from conformance._loading import load_engine
 from conformance._runner import Runner
-from conformance._schemas import load
 from conformance._settings import get_profile
 from conformance.rulesets.mtg import PROPERTIES
 from conformance.rulesets.mtg import strategies as S
@@ -77,27 +76,8 @@ FEATURES: dict[str, set[str]] = {
 }
 
 
-def runner(spec: str) -> Runner:
-    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, load_engine(spec), spec, get_profile("quick"))
-    run.handshake()
-    return run
-
-
 def run_property(prop_id: str, spec: str):
-    run = runner(spec)
-    try:
-        return run.run_property(BY_ID[prop_id])
-    finally:
-        run.engine.close()
-
-
-def as_case(text: str) -> Case:
-    data = yaml.safe_load(text)
-    jsonschema.validate(data, load("schemas", "case.json"))
-    return Case(id=data["id"], title=data["title"], ruleset=data["ruleset"],
-                rules=tuple(data["rules"]), source=data["source"], notes=data["notes"],
-                flags=(), setup=data["setup"], steps=tuple(data["steps"]), path="-", line=1)
+    return property_runs.run_property(BY_ID[prop_id], spec)
 
 
 def test_every_property_is_tagged_and_its_mutants_break_its_rules():

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.rulesets.mtg import PROPERTIES
+from conformance.rulesets.mtg.strategies import walk
 from reference_engine import create_engine
 from reference_engine.mtg import game, instructions, vocabulary
 
@@ -45,21 +46,11 @@ def problems(entry: str, value: Any) -> list[str]:
             for e in validator(entry).iter_errors(value)]
 
 
-def _walk(node: Any) -> Iterator[Any]:
-    yield node
-    if isinstance(node, dict):
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk(value)
-
-
 # -- 1. the schema itself ------------------------------------------------------------------
 
 def test_schema_is_valid_with_described_and_used_defs():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    refs = {n["$ref"].removeprefix("#/$defs/") for n in _walk(SCHEMA)
+    refs = {n["$ref"].removeprefix("#/$defs/") for n in walk(SCHEMA)
             if isinstance(n, dict) and "$ref" in n}
     assert refs <= set(DEFS)
     assert not set(DEFS) - refs - set(ENTRIES) - set(FRAME)
@@ -92,7 +83,7 @@ def test_every_case_is_in_the_vocabulary(path):
 def test_the_catalogue_uses_every_action_and_instruction():
     actions, operations = set(), set()
     for path in CASES:
-        for node in _walk(yaml.safe_load(path.read_text("utf-8"))):
+        for node in walk(yaml.safe_load(path.read_text("utf-8"))):
             if isinstance(node, dict) and "do" in node:
                 actions |= set(node["do"]) & set(action_keys())
             if isinstance(node, dict):
@@ -184,7 +175,7 @@ def mentioned(word: str) -> bool:
 
 def _names_and_words(node: Any) -> set[str]:
     found: set[str] = set()
-    for sub in _walk(node):
+    for sub in walk(node):
         if isinstance(sub, dict):
             found |= set(sub.get("properties", {})) | set(sub.get("required", []))
             names = sub.get("propertyNames")

@@ -10,18 +10,12 @@ and the mutant does not.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import jsonschema
+import property_runs
 import pytest
-import yaml
+from property_runs import as_case, runner
 
-from conformance._catalogue import Case, Catalogue
 from conformance._loading import load_engine
 from conformance._properties import Play
-from conformance._runner import Runner
-from conformance._schemas import load
-from conformance._settings import get_profile
 from conformance.rulesets.vision import PROPERTIES
 from conformance.rulesets.vision.expected import power_after, refers_to
 
@@ -52,28 +46,8 @@ KILLS: dict[str, list[str]] = {
 }
 
 
-def runner(spec: str) -> Runner:
-    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, load_engine(spec), spec, get_profile("quick"),
-                 reference=lambda: load_engine("reference"))
-    run.handshake()
-    return run
-
-
 def run_property(prop_id: str, spec: str):
-    run = runner(spec)
-    try:
-        return run.run_property(BY_ID[prop_id])
-    finally:
-        run.engine.close()
-
-
-def as_case(text: str) -> Case:
-    data = yaml.safe_load(text)
-    jsonschema.validate(data, load("schemas", "case.json"))
-    return Case(id=data["id"], title=data["title"], ruleset=data["ruleset"],
-                rules=tuple(data["rules"]), source=data["source"], notes=data["notes"],
-                flags=(), setup=data["setup"], steps=tuple(data["steps"]), path="-", line=1)
+    return property_runs.run_property(BY_ID[prop_id], spec)
 
 
 def test_every_property_is_tagged_and_has_mutants_to_kill():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference_engine._bookkeeping import Bookkeeping
 from reference_engine.mtg.model import PLAYERS, ZONES, Continuous, Obj, Shield
 
 
@@ -16,7 +17,7 @@ class Rejected(Exception):
     """The rules forbid the action; the message says why."""
 
 
-class Game:
+class Game(Bookkeeping):
     """Two players (p1 is the active player), their objects and what is in force."""
 
     def __init__(self, rules: Any, life: dict[str, int], mana: dict[str, dict[str, int]],
@@ -35,21 +36,6 @@ class Game:
         self.shields: list[Shield] = []
         self.events: list[dict[str, Any]] = []
         self._clock = 0
-
-    def tick(self) -> int:
-        self._clock += 1
-        return self._clock
-
-    def emit(self, kind: str, **fields: Any) -> None:
-        self.events.append({"type": kind, **fields})
-
-    @staticmethod
-    def opponent(player: str) -> str:
-        return "p2" if player == "p1" else "p1"
-
-    def who(self, who: str, controller: str) -> str:
-        """A WHO (``self``/``opponent``) as seen by ``controller``."""
-        return controller if who == "self" else self.opponent(controller)
 
     def obj(self, oid: Any, what: str) -> Obj:
         found = self.objects.get(str(oid))

@@ -8,29 +8,13 @@ relations).  Nothing here imports an engine.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from conformance.ruleset import Play, Trace, Violation, invariant
+from conformance.ruleset import Play, Violation, invariant, run_accepted, short
 from conformance.rulesets.mtg import expected
 from conformance.rulesets.mtg import strategies as S
 
 Scenario = dict[str, Any]
-
-
-def short(action: dict[str, Any]) -> str:
-    return json.dumps(action, ensure_ascii=False)[:160]
-
-
-def run_accepted(play: Play, scenario: Scenario) -> Trace:
-    """Run a scenario whose every step is legal; a rejected step is a violation."""
-    trace = play.run(scenario)
-    for i, reply in enumerate(trace.replies):
-        if not reply["accepted"]:
-            raise Violation(f"step {i + 1} {short(scenario['steps'][i]['do'])} was rejected "
-                            f"({reply.get('reason')!r}), but it is legal on this board",
-                            expect={i: {"outcome": "accepted"}})
-    return trace
 
 
 # -- 609.7 / 609.7b: shields ----------------------------------------------------------------

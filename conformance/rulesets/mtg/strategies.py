@@ -206,14 +206,14 @@ def metamorphic_scenarios(draw: st.DrawFn) -> Scenario:
 
 # -- what a scenario reaches ------------------------------------------------------------------
 
-def _walk(node: Any) -> Any:
+def walk(node: Any) -> Any:
     yield node
     if isinstance(node, dict):
         for value in node.values():
-            yield from _walk(value)
+            yield from walk(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _walk(value)
+            yield from walk(value)
 
 
 def features(scenario: Scenario) -> set[str]:
@@ -228,7 +228,7 @@ def features(scenario: Scenario) -> set[str]:
     note = scenario["steps"][0].get("note", "")
     if note.startswith(RELATION_NOTE):
         found.add(f"relation:{relation_of(scenario)}")
-    for node in _walk(scenario["steps"]):
+    for node in walk(scenario["steps"]):
         if not isinstance(node, dict):
             continue
         if "damage" in node and isinstance(node["damage"], dict) and "source" in node["damage"]:
