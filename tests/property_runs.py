@@ -43,3 +43,16 @@ def as_case(text: str) -> Case:
     return Case(id=data["id"], title=data["title"], ruleset=data["ruleset"],
                 rules=tuple(data["rules"]), source=data["source"], notes=data["notes"],
                 flags=(), setup=data["setup"], steps=tuple(data["steps"]), path="-", line=1)
+
+
+def assert_kills(prop: Property, mutant: str) -> None:
+    """``prop`` fails on the mutant with a counterexample tagged like the property whose
+    expectations (if it wrote any) the reference meets and the mutant does not."""
+    spec = f"reference:{mutant}"
+    result = run_property(prop, spec)
+    assert result.status == "fail", f"{prop.id} did not kill {mutant}: {result.message}"
+    case = as_case(result.counterexample)
+    assert case.rules == prop.rules
+    if any("expect" in step for step in case.steps):
+        assert runner(spec).run_case(case).status == "fail", result.counterexample
+        assert runner("reference").run_case(case).status == "pass", result.counterexample
