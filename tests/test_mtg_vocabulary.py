@@ -248,3 +248,10 @@ def test_engine_events_are_in_the_vocabulary():
         for step in case["steps"]:
             for event in engine.act(step["do"])["events"]:
                 assert not problems("event", event), (path.name, event)
+
+
+def test_every_reading_of_the_index_is_documented():
+    index = yaml.safe_load((ROOT / "cases" / "mtg" / "rules.yaml").read_text("utf-8"))
+    readings = [r["id"] for r in index["rules"] if r["kind"] == "reading"]
+    assert readings
+    assert not [r for r in readings if f"`{r}`" not in DOC]
