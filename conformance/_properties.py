@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -92,6 +93,23 @@ class Play:
     def close(self) -> None:
         if self._reference is not None:
             self._reference.engine.close()
+
+
+def short(action: dict[str, Any]) -> str:
+    """An action as one short line, for violation messages."""
+    return json.dumps(action, ensure_ascii=False)[:160]
+
+
+def run_accepted(play: Play, scenario: Scenario) -> Trace:
+    """Run a scenario whose every step is legal; a rejected step is a violation."""
+    trace = play.run(scenario)
+    for i, reply in enumerate(trace.replies):
+        if not reply["accepted"]:
+            raise Violation(
+                f"step {i + 1} {short(scenario['steps'][i]['do'])} was rejected "
+                f"({reply.get('reason')!r}), but it is a legal action on this board",
+                expect={i: {"outcome": "accepted"}})
+    return trace
 
 
 @dataclasses.dataclass(frozen=True)

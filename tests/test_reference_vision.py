@@ -852,7 +852,7 @@ def test_engine_protocol_and_hello() -> None:
     info = engine.hello()
     assert info["name"] == "reference"
     assert info["version"] == "0.1.0"
-    assert info["rulesets"] == ["vision"]
+    assert "vision" in info["rulesets"]
     assert info["capabilities"]["mutants"] == list(MUTANTS)
     engine.close()
 
@@ -863,14 +863,15 @@ def test_unknown_mutant_is_a_value_error_listing_valid_names() -> None:
 
 
 def test_list_mutants_by_ruleset() -> None:
-    assert list_mutants("vision") == list_mutants()
-    assert list_mutants("mtg") == []
-    for mutant in list_mutants():
+    assert list_mutants("zatch") == []
+    vision = list_mutants("vision")
+    assert vision and {m.name for m in vision} <= {m.name for m in list_mutants()}
+    for mutant in vision:
         assert mutant.ruleset == "vision" and mutant.description and mutant.rules
 
 
 @pytest.mark.parametrize("ruleset, setup", [
-    ("mtg", {}),
+    ("zatch", {}),
     ("vision", {"p3": {}}),
     ("vision", {"p1": {"library": []}}),
     ("vision", {"p1": {"hand": [{"id": "a", "colour": "red"}]}}),
