@@ -8,24 +8,50 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import signal
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._results import Result
 from conformance._settings import PROFILES, default_profile_name, get_profile
 
 _MARK = {"pass": ".", "fail": "F", "error": "E", "skip": "s"}
+#: Skip reasons listed in the terminal; the reports list them all.
+TOP_SKIP_REASONS = 5
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line exits 4 (`ExitCode.USAGE`) as documented."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _terminate)
+    from conformance._runner import clear_stop
+
+    clear_stop()
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # `python:` specs name modules in the current folder, as `python -m` would find them
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        # `conformance rules | head`: the reader left; end quietly, like any filter
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return ExitCode.BROKEN_PIPE
+    except KeyboardInterrupt:  # outside a run (a run writes its partial report itself)
+        print("conformance: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     except InvalidCatalogue as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         print("conformance: refusing to run on an invalid catalogue "
@@ -37,15 +63,23 @@ def main(argv: list[str] | None = None) -> int:
     except ConformanceError as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
-def _terminate(signum: int, frame: Any) -> None:
-    """SIGTERM ends a run like Ctrl-C: stop the engine, write a partial report."""
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGINT and SIGTERM stop a run in any phase: the runner is told (in case an
+    engine swallows the KeyboardInterrupt), the engine is stopped and a partial
+    report is written."""
+    from conformance._runner import request_stop
+
+    request_stop()
     raise KeyboardInterrupt
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="conformance",
         description="Certify a card-game rules engine, rule by rule, against the seed rulebooks.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -80,6 +114,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--mutation", action="store_true",
                        help="also run every mutant of the reference engine and add the "
                             "mutation score to the report (reference engine only)")
+        p.add_argument("--strict-readings", action="store_true",
+                       help="let items that rely on the catalogue's readings (and rules from "
+                            "outside the seed) count toward the status and exit code")
+        p.add_argument("--allow-no-verdict", action="store_true",
+                       help="exit 0 rather than 5 when nothing passed or failed (an engine "
+                            "author starting out, with every item still skipped)")
         p.add_argument("--memory-limit", type=int, metavar="MB",
                        help="address-space limit for a cmd: engine")
         p.add_argument("--max-reply-bytes", type=int, metavar="N",
@@ -145,35 +185,66 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         options["memory_limit_mb"] = args.memory_limit
     if args.max_reply_bytes:
         options["max_reply_bytes"] = args.max_reply_bytes
-    config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
-                       cases_root=args.cases, known_failures=args.known_failures,
-                       timeout=args.timeout, engine_options=options)
-    mutation = None
     if args.mutation and args.engine.split(":", 1)[0] != "reference":
         raise UsageError("--mutation measures the suite against the reference engine's mutants; "
                          "use it with --engine reference")
+    if args.out:
+        _check_out(args.out)
+    config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
+                       cases_root=args.cases, known_failures=args.known_failures,
+                       timeout=args.timeout, engine_options=options,
+                       strict_readings=args.strict_readings,
+                       allow_no_verdict=args.allow_no_verdict, mutation=args.mutation)
+    total = 0
     if args.mutation:
-        from conformance._mutation import run_mutants
+        from conformance._mutation import list_mutants
 
-        mutation = run_mutants(args.cases, args.ruleset, get_profile(args.profile))
-    progress = _Progress(quiet=args.quiet)
-    report = certify(config, on_result=progress, mutation=mutation)
+        total = len(list_mutants(args.ruleset))
+    progress = _Progress(quiet=args.quiet, mutant_total=total)
+    report = certify(config, on_result=progress, on_start=_announce,
+                     on_mutant=progress.mutant)
     progress.done()
+    _print_outcome(report)
     if args.out:
         from conformance.report import write_counterexamples, write_reports
 
-        written = write_reports(report, args.out)
+        try:
+            written = write_reports(report, args.out)
+            examples = write_counterexamples(report, args.out)
+        except OSError as exc:
+            raise UsageError(f"cannot write the reports to {args.out}: {exc}") from exc
         print(f"reports written: {', '.join(str(p) for p in written.values())}")
-        for path in write_counterexamples(report, args.out):
+        for path in examples:
             print(f"counterexample written: {path}")
-    _print_outcome(report)
     return exit_status(report)
 
 
+def _check_out(out: Path) -> None:
+    """--out must be a folder we can write, checked before anything runs."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: is a file, not a folder; name a folder for the reports")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
+                         "name a folder you can write") from None
+
+
+def _announce(catalogue: Any) -> None:
+    print(f"catalogue: {catalogue.root} ({catalogue.digest[:19]}…, "
+          f"{len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
+
+
 class _Progress:
-    def __init__(self, quiet: bool) -> None:
+    """Dots per result, then one line per mutant with a running count."""
+
+    def __init__(self, quiet: bool, mutant_total: int = 0) -> None:
         self.quiet = quiet
         self.count = 0
+        self.mutants_done = 0
+        self.mutant_total = mutant_total
 
     def __call__(self, result: Result) -> None:
         if self.quiet:
@@ -184,39 +255,93 @@ class _Progress:
             sys.stdout.write("\n")
         sys.stdout.flush()
 
+    def mutant(self, row: dict[str, Any]) -> None:
+        self.mutants_done += 1
+        if self.quiet:
+            return
+        if self.mutants_done == 1:
+            self.done()
+        mark = "killed" if row["killed"] else "SURVIVED"
+        print(f"mutant {self.mutants_done}/{self.mutant_total} {row['name']:36} {mark:8} "
+              f"{', '.join(row['killed_by'][:2])}", flush=True)
+
     def done(self) -> None:
         if not self.quiet and self.count % 60:
             sys.stdout.write("\n")
+            self.count = 0
 
 
 def _print_outcome(report: dict[str, Any]) -> None:
-    for r in report["results"]:
-        if r["status"] not in ("fail", "error") or r["expected_failure"]:
-            continue
-        print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
-        print(f"  {r['message']}")
-        if r["location"]:
-            print(f"  defined at {r['location']}")
-        for m in r["mismatches"][:5]:
-            print(f"  {m['path']}: expected {json.dumps(m['expected'], ensure_ascii=False)[:200]}"
-                  f"\n  {' ' * len(m['path'])}  observed "
-                  f"{json.dumps(m['observed'], ensure_ascii=False)[:200]}")
-        if r["stderr"]:
-            tail = r["stderr"].strip().splitlines()[-5:]
-            print("  engine stderr (last lines):")
-            for line in tail:
-                print(f"    {line[:200]}")
-        if r["counterexample"]:
-            print("  counterexample (YAML case):")
-            for line in r["counterexample"].splitlines()[:80]:
-                print(f"    {line}")
-        print(f"  rerun: {r['rerun']}")
+    """The terminal summary: the verdict first, each failure once, then the counts."""
+    from conformance._verdict import skip_reasons
+    from conformance.report._text import differences, needs_attention
+
+    verdict = report["verdict"]
+    handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
+    for problem in handshake:
+        print(f"\nENGINE NOT CERTIFIED: {problem['message']}")
+    attention = needs_attention(report)
+    shown = [r for group in attention.values() for r in group
+             if not r["expected_failure"] and not handshake]
+    for r in shown:
+        _print_result(r)
+    if handshake and report["results"]:
+        print(f"\nevery item ({len(report['results'])}) is an error: the engine never ran")
+    found = differences(report)
+    if found:
+        print(f"\ndiffers from the reference engine ({len(found)} item(s); "
+              "information, not a verdict):")
+        for r in found:
+            print(f"  {r['id']}: {r['message'][:200]}")
+            for m in r["mismatches"][:10]:
+                print(f"    {m['path']}: reference {_json(m['expected'])}, "
+                      f"engine {_json(m['observed'])}")
+    reasons = skip_reasons(report["results"])
+    if reasons:
+        print(f"\nskipped, by reason (top {min(len(reasons), TOP_SKIP_REASONS)} "
+              f"of {len(reasons)}):")
+        for reason, ids in reasons[:TOP_SKIP_REASONS]:
+            print(f"  {len(ids):4}  {reason[:160]}")
     for problem in report["problems"]:
-        print(f"\n{problem['kind']}: {problem['message']}")
+        if problem["kind"] != "handshake":
+            print(f"\n{problem['kind']}: {problem['message']}")
     s = report["summary"]
+    mutation = report["mutation"]
+    score = (f", mutation score {mutation['score']:.0%} of {len(mutation['mutants'])} mutants"
+             if mutation else "")
     print(f"\n{s['pass']} passed, {s['fail']} failed, {s['error']} errors, {s['skip']} skipped"
-          f" ({s['expected_failures']} known failures) in {report['duration']:.2f}s"
+          f" ({s['expected_failures']} known failures){score} in {report['duration']:.2f}s"
           f" [profile {report['settings']['profile']}]")
+    tally = verdict["rules"]
+    print(f"seed rules passed: {tally['seed']['pass']}/{tally['seed']['total']}; "
+          f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
+          f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
+          f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
+    print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): {verdict['message']}")
+
+
+def _print_result(r: dict[str, Any]) -> None:
+    print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
+    print(f"  {r['message']}")
+    if r["location"]:
+        print(f"  defined at {r['location']}")
+    for m in r["mismatches"][:5]:
+        print(f"  {m['path']}: expected {_json(m['expected'])}"
+              f"\n  {' ' * len(m['path'])}  observed {_json(m['observed'])}")
+    if r["stderr"]:
+        tail = r["stderr"].strip().splitlines()[-5:]
+        print("  engine stderr (last lines):")
+        for line in tail:
+            print(f"    {line[:200]}")
+    if r["counterexample"]:
+        print("  counterexample (YAML case):")
+        for line in r["counterexample"].splitlines()[:80]:
+            print(f"    {line}")
+    print(f"  rerun: {r['rerun']}")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:200]
 
 
 # -- validate -------------------------------------------------------------------
