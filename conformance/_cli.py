@@ -233,8 +233,8 @@ def _check_out(out: Path) -> None:
 
 
 def _announce(catalogue: Any) -> None:
-    print(f"catalogue: {catalogue.root} ({catalogue.digest[:19]}…, "
-          f"{len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
+    print(f"catalogue: {catalogue.root} {catalogue.digest} "
+          f"({len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
 
 
 class _Progress:
@@ -367,17 +367,26 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 # -- report / rules / failures ----------------------------------------------------
 def _read_report(path: Path) -> dict[str, Any]:
+    """A report.json, checked against the schema: a wrong file is one clear line."""
+    from conformance.report import InvalidReport, validate_report
+
     try:
-        return json.loads(path.read_text("utf-8"))
+        report = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read report {path}: {exc}") from exc
+    try:
+        validate_report(report)
+    except InvalidReport as exc:
+        first = exc.errors[0] if exc.errors else str(exc)
+        raise UsageError(f"{path} is not a report.json this version reads ({first}); "
+                         "pass the report.json a `conformance certify --out` wrote") from None
+    return report
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from conformance.report import render, validate_report
+    from conformance.report import render
 
     report = _read_report(args.report)
-    validate_report(report)
     text = render(report, args.format)
     if args.output:
         args.output.write_text(text, "utf-8")
@@ -420,19 +429,34 @@ def _cmd_failures(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    """History between runs: exit 1 when something that passed no longer does."""
+    """History between runs: exit 1 when an item the verdict rests on no longer passes.
+
+    Items that do not count in the new report (readings without
+    --strict-readings, comparisons with the reference engine) are listed as
+    information and never make the diff fail.
+    """
+    from conformance._verdict import counts, group
+
     old, new = (_read_report(p) for p in (args.old, args.new))
+    strict = new["settings"]["strict_readings"]
     before = {r["id"]: r["status"] for r in old["results"]}
     after = {r["id"]: r["status"] for r in new["results"]}
+    counted = {r["id"] for r in new["results"] if counts(r["basis"], strict)}
     bad = ("fail", "error")
-    groups = {
-        "regressed": [i for i in after if after[i] in bad and before.get(i) not in bad
-                      and i in before],
+    changed = {
+        "regressed": [i for i in after if after[i] in bad and i in before
+                      and before[i] not in bad],
         "fixed": [i for i in after if before.get(i) in bad and after[i] not in bad],
         "new and failing": [i for i in after if i not in before and after[i] in bad],
         "new": [i for i in after if i not in before and after[i] not in bad],
         "gone": [i for i in before if i not in after],
     }
+    groups: dict[str, list[str]] = {}
+    for title, ids in changed.items():
+        groups[title] = [i for i in ids if i in counted or i not in after]
+        info = [i for i in ids if i in after and i not in counted]
+        if info:
+            groups[f"{title} (information: not counted)"] = info
     for title, ids in groups.items():
         for item in sorted(ids):
             print(f"{title}: {item} ({before.get(item, '-')} -> {after.get(item, '-')})")
@@ -440,9 +464,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     for rule in new["rules"]:
         was = old_rules.get(rule["id"])
         if was is not None and was != rule["status"]:
-            print(f"rule {rule['id']}: {was} -> {rule['status']}")
-    counts = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
-    print(counts)
+            kind = "rule" if group(rule["kind"]) == "seed" else group(rule["kind"])
+            print(f"{kind} {rule['id']}: {was} -> {rule['status']}")
+    print(", ".join(f"{len(ids)} {title}" for title, ids in groups.items()))
     worse = groups["regressed"] or groups["new and failing"]
     return ExitCode.FAILURES if worse else ExitCode.OK
 
