@@ -35,6 +35,8 @@ from conformance.rulesets.vision._support import short
 _ZONES = ("hand", "field", "graveyard")
 #: What is compared for a card that is not on the field.
 _OFF_FIELD = ("zone", "owner")
+#: Shown for a key one engine has and the other does not.
+ABSENT = "(absent)"
 
 
 def _deck_cards(scenario: Scenario) -> dict[str, str]:
@@ -104,7 +106,8 @@ def differences(engine: Any, reference: Any, path: str = "") -> list[Mismatch]:
     if isinstance(engine, dict) and isinstance(reference, dict):
         found = []
         for key in sorted(set(engine) | set(reference), key=str):
-            found += differences(engine.get(key), reference.get(key), f"{path}.{key}")
+            found += differences(engine.get(key, ABSENT), reference.get(key, ABSENT),
+                                 f"{path}.{key}")
         return found
     if (isinstance(engine, list) and isinstance(reference, list)
             and len(engine) == len(reference)):
