@@ -65,7 +65,7 @@ class _Conformance:
         from pathlib import Path
 
         from conformance._certify import load_valid_catalogue
-        from conformance._errors import InvalidCatalogue
+        from conformance._errors import ConformanceError
         from conformance._knownfail import KnownFailures
         from conformance._settings import get_profile
 
@@ -74,7 +74,7 @@ class _Conformance:
         try:
             self.catalogue = load_valid_catalogue(Path(cases) if cases else None,
                                                   config.getoption(OPT_RULESET))
-        except InvalidCatalogue as exc:
+        except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
             raise pytest.UsageError(str(exc)) from None
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
@@ -154,9 +154,8 @@ class _Conformance:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.report is None:
             return
-        from conformance.report._text import differences, handshake_problem, verdict_line
-
         from conformance._verdict import skip_reasons
+        from conformance.report._text import differences, handshake_problem, verdict_line
 
         tr = terminalreporter
         tr.section("conformance")

@@ -146,11 +146,7 @@ class Runner:
                 yield self._not_run(item, f"not run: the run timeout "
                                           f"({self.profile.run_timeout:.0f} s) was reached")
                 continue
-            if isinstance(item, Case):
-                result = self.run_case(item)
-            else:
-                result = self.run_property(item)
-            yield result
+            yield self.run_case(item) if isinstance(item, Case) else self.run_property(item)
         check_stop()  # an interrupt the engine turned into a crash is still an interrupt
 
     def _claims(self, ruleset: str) -> bool:
@@ -279,7 +275,7 @@ def _location(item: Case | Property, step: int | None = None) -> str:
         path = Path(item.path)
         with contextlib.suppress(ValueError):
             path = path.resolve().relative_to(Path.cwd())
-        lines = getattr(item, "step_lines", ())
+        lines = item.step_lines
         line = lines[step - 1] if step and step <= len(lines) and lines[step - 1] else item.line
         return f"{path}:{line}"
     return f"{item.check.__module__}.{item.check.__qualname__}"

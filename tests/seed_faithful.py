@@ -33,14 +33,14 @@ _ORDERED = {"shuffle", "draw", "reveal", "look", "discard", "mill"}
 class SeedFaithfulEngine:
     def __init__(self) -> None:
         self.inner = create_engine()
-        self.rng = random.Random(20261201)  # noqa: S311 - a game shuffle, not security
+        self.rng = random.Random(20261201)
 
     def hello(self) -> dict[str, Any]:
         return {**self.inner.hello(), "name": "seed-faithful", "capabilities": {}}
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self.inner.start(ruleset, setup)
-        self.inner._game.state.rng = random.Random(self.rng.random())  # noqa: S311
+        self.inner._game.state.rng = random.Random(self.rng.random())
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         reply = self.inner.act(action)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 import toy
 
+from conformance._catalogue import load_catalogue
 from conformance._certify import RunConfig, certify, exit_status
 from conformance._runner import Selection
 from conformance._settings import get_profile
@@ -277,9 +279,16 @@ def test_differences_from_the_reference_engine_are_listed_and_fail_nothing(tmp_p
     md = render(report, "md")
     assert "## Differs from the reference engine" in md and "## Failures" in md
     assert "No failures." in md
+    # the reference engine's answer is not an expectation: a placeholder that fails validation
     assert "write_from_seed" in differential["counterexample"]
+    copy = tmp_path / "catalogue"
+    shutil.copytree(ROOT / "cases", copy)
+    (copy / "vision" / "counterexample.yaml").write_text(differential["counterexample"])
+    errors = load_catalogue(copy).errors
+    assert errors and all("counterexample.yaml" in str(e) for e in errors)
+    assert any("write_from_seed" in str(e) for e in errors)
     # diff against a run of a faithful engine: no regression either
-    _, faithful = _vision("python:seed_faithful:SeedFaithfulEngine", tmp_path)
+    _vision("python:seed_faithful:SeedFaithfulEngine", tmp_path)
     paths = [tmp_path / n / "report.json" for n in ("SeedFaithfulEngine", "ChattyEngine")]
     run = conformance("diff", *paths)
     assert run.returncode == 0, run.stdout
