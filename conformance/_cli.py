@@ -280,11 +280,15 @@ def _print_outcome(report: dict[str, Any]) -> None:
     handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
     for problem in handshake:
         print(f"\nENGINE NOT CERTIFIED: {problem['message']}")
-    attention = needs_attention(report)
-    shown = [r for group in attention.values() for r in group
-             if not r["expected_failure"] and not handshake]
-    for r in shown:
-        _print_result(r)
+    # an engine that never started: one cause, not one error per item
+    attention = {} if handshake else needs_attention(report)
+    attention.pop("Unexpected passes", None)  # listed among the problems, with the fix
+    for title, results in attention.items():
+        results = [r for r in results if not r["expected_failure"]]
+        if results and title not in ("Failures", "Errors"):
+            print(f"\n{title.upper()} (information, not a verdict):")
+        for r in results:
+            _print_result(r)
     if handshake and report["results"]:
         print(f"\nevery item ({len(report['results'])}) is an error: the engine never ran")
     found = differences(report)
@@ -322,12 +326,16 @@ def _print_outcome(report: dict[str, Any]) -> None:
 
 def _print_result(r: dict[str, Any]) -> None:
     print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
-    print(f"  {r['message']}")
+    if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
+        print(f"  {r['message']}")
     if r["location"]:
         print(f"  defined at {r['location']}")
-    for m in r["mismatches"][:5]:
-        print(f"  {m['path']}: expected {_json(m['expected'])}"
+    expected = "reference" if r["basis"] == "reference" else "expected"
+    for m in r["mismatches"][:10]:
+        print(f"  {m['path']}: {expected} {_json(m['expected'])}"
               f"\n  {' ' * len(m['path'])}  observed {_json(m['observed'])}")
+    if len(r["mismatches"]) > 10:
+        print(f"  ... and {len(r['mismatches']) - 10} more in report.json")
     if r["stderr"]:
         tail = r["stderr"].strip().splitlines()[-5:]
         print("  engine stderr (last lines):")

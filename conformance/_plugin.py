@@ -240,8 +240,11 @@ class _ConformanceItem(pytest.Item):
 
 
 def _describe(result: Any) -> str:
-    lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]",
-             result.message]
+    lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
+    if not result.mismatches:  # otherwise the message is the first mismatch, listed below
+        lines.append(result.message)
+    if result.location:
+        lines.append(f"defined at {result.location}")
     for m in result.mismatches:
         lines.append(f"  {m.path}:\n    expected {m.expected!r}\n    observed {m.observed!r}")
     if result.stderr:
