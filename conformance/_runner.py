@@ -133,7 +133,7 @@ class Runner:
             self.problems.append({"kind": "handshake",
                                   "message": f"the engine could not start: "
                                              f"{self.handshake_error}"})
-            self.engine_info = {"name": "?", "version": "?", "rulesets": [], "capabilities": {}}
+            self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
         return self.engine_info
 
     def results(self) -> Iterator[Result]:

@@ -77,8 +77,7 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     if not complete:
         status, code, message = "interrupted", ExitCode.INTERRUPTED, "the run was interrupted"
     elif handshake:
-        status, code = "not certified", ExitCode.ENGINE_ERRORS
-        message = f"the engine could not be certified: {handshake}"
+        status, code, message = "not certified", ExitCode.ENGINE_ERRORS, handshake
     elif any(r["status"] == "fail" for r in real) or stale:
         status, code = "fail", ExitCode.FAILURES
         message = "the engine breaks rules of the seed" + (

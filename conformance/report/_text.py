@@ -160,7 +160,13 @@ REFERENCE_NOTE = ("Where the engine answers otherwise than the reference engine 
 
 
 def counted(report: dict[str, Any], result: dict[str, Any]) -> bool:
-    """Whether a result counts toward the verdict of this report."""
+    """Whether a result counts toward the verdict of this report.
+
+    When the engine never started, every result is the same error and counts:
+    nothing is "information" about an engine that did not run.
+    """
+    if report["verdict"]["status"] == "not certified":
+        return True
     return counts(result["basis"], report["settings"]["strict_readings"])
 
 
@@ -188,8 +194,8 @@ def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 def differences(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Items that compare with the reference engine and found it answering otherwise."""
-    return [r for r in report["results"]
-            if r["basis"] == "reference" and r["status"] in ("fail", "error")]
+    return [r for r in report["results"] if r["basis"] == "reference"
+            and r["status"] in ("fail", "error") and not counted(report, r)]
 
 
 def handshake_problem(report: dict[str, Any]) -> str:
