@@ -112,6 +112,10 @@ class _Conformance:
             self.runner  # noqa: B018 - start the engine now: a bad --engine is a usage error
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from None
+        terminal = config.pluginmanager.get_plugin("terminalreporter")
+        if self.runner.handshake_error and terminal is not None:  # the cause, before any item
+            terminal.write_line(f"ENGINE NOT CERTIFIED: the engine could not start: "
+                                f"{self.runner.handshake_error}", red=True, bold=True)
         collector = _Catalogue.from_parent(session, name="conformance")
         new: list[pytest.Item] = []
         for case in self.catalogue.cases:
