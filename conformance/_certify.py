@@ -42,22 +42,24 @@ class RunConfig:
     mutation: bool = False                # also run the reference engine's mutants
 
 
-def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catalogue:
-    """The catalogue, or `InvalidCatalogue`: never run on a half-loaded catalogue.
-
-    Without ``root``, a ``./cases`` folder is used when there is one; if it is
-    not a catalogue (no ``<ruleset>/rules.yaml``) that is a usage error naming
-    it, rather than a run of nothing.
-    """
+def check_default_root(root: Path | None) -> None:
+    """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
+    not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
+    it, rather than a run of nothing."""
     from conformance._errors import UsageError
 
-    if root is None and (Path.cwd() / "cases").is_dir():
-        here = Path.cwd() / "cases"
-        if not any(p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
-            raise UsageError(
-                f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
-                "it was picked because it is in the current folder: pass --cases DIR "
-                "(e.g. the suite's own cases/ folder), or run from another folder")
+    here = Path.cwd() / "cases"
+    if root is None and here.is_dir() and not any(
+            p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
+        raise UsageError(
+            f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
+            "it was picked because it is in the current folder: pass --cases DIR "
+            "(e.g. the suite's own cases/ folder), or run from another folder")
+
+
+def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catalogue:
+    """The catalogue, or `InvalidCatalogue`: never run on a half-loaded catalogue."""
+    check_default_root(root)
     catalogue = load_catalogue(root, rulesets)
     if catalogue.errors:
         raise InvalidCatalogue(catalogue.errors)

@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"conformance: {exc}", file=sys.stderr)
         return ExitCode.USAGE
     finally:
+        clear_stop()  # a later in-process run (tests, an API caller) starts afresh
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
@@ -355,7 +356,9 @@ def _json(value: Any) -> str:
 # -- validate -------------------------------------------------------------------
 def _cmd_validate(args: argparse.Namespace) -> int:
     from conformance._catalogue import load_catalogue
+    from conformance._certify import check_default_root
 
+    check_default_root(args.cases)
     catalogue = load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:
         print(error, file=sys.stderr)
@@ -410,10 +413,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         rows = _read_report(args.report)["rules"]
     else:
         from conformance._catalogue import load_catalogue
-        from conformance._certify import rule_rows
+        from conformance._certify import check_default_root, rule_rows
         from conformance._properties import properties_for
         from conformance._runner import Selection
 
+        check_default_root(args.cases)
         catalogue = load_catalogue(args.cases, args.ruleset)
         for error in catalogue.errors:
             print(error, file=sys.stderr)
