@@ -131,6 +131,27 @@ def with_verdict(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
+def readings_report(text: str = "") -> dict[str, Any]:
+    """The sample plus a differing reading and a difference from the reference engine
+    (``text`` in their engine-controlled fields)."""
+    report = sample_report()
+    report["results"] += [
+        result("vision/draw/short-deck", "fail", basis="reading", step=1,
+               rules=["vision/IR-1", "vision/reading/draw-short-deck"],
+               message=f"the engine draws nothing {text}",
+               mismatches=[Mismatch("step 1: events.include[0]", {"type": "draw"}, text)]),
+        result("vision/prop/differential", "fail", kind="property", basis="reference",
+               rules=["vision/IR-1"], message=f"1 difference(s) {text}",
+               mismatches=[Mismatch("step 1 {draw}: cards.c1.sparkle", "(absent)", text)]),
+        result("vision/draw/unmapped", "skip", rules=["vision/IR-1"],
+               message=f"unsupported: draw {text}"),
+    ]
+    report["rules"].append(rule("vision/reading/draw-short-deck", "fail", kind="reading",
+                                cases=("vision/draw/short-deck",)))
+    report["summary"].update(total=10, fail=5, skip=2)
+    return with_verdict(report)
+
+
 def partial_report() -> dict[str, Any]:
     """An interrupted run."""
     report = sample_report()
@@ -162,6 +183,6 @@ def failing(report: dict[str, Any], status: str = "fail") -> dict[str, Any]:
 
 
 def test_samples_are_valid_reports() -> None:
-    for report in (sample_report(), partial_report(), hostile_report(),
+    for report in (sample_report(), partial_report(), hostile_report(), readings_report(SCRIPT),
                    hostile_report(MARKDOWN_BREAKER), hostile_report(XML_BREAKER)):
         validate_report(report)

@@ -156,7 +156,7 @@ READINGS_NOTE = ("These items rely on a reading: the catalogue's answer where th
                  "broken rule (unless the run used --strict-readings).")
 REFERENCE_NOTE = ("Where the engine answers otherwise than the reference engine on what the "
                   "rules fix. Information for finding bugs: it never fails a certification "
-                  "nor marks a rule failing. 'expected' is the reference engine's answer.")
+                  "nor marks a rule failing.")
 
 
 def counted(report: dict[str, Any], result: dict[str, Any]) -> bool:
