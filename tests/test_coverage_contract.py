@@ -32,7 +32,9 @@ def test_every_rule_has_a_case(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_invariant_rule_has_a_property(ruleset):
-    tagged = {rule for p in properties_for(ruleset) for rule in p.rules}
+    # a comparison with the reference engine judges nothing: it cannot stand for a rule
+    tagged = {rule for p in properties_for(ruleset) if not p.compares_reference
+              for rule in p.rules}
     missing = [r.id for r in CATALOGUE.rules.values()
                if r.ruleset == ruleset and r.invariant and r.id not in tagged]
     assert not missing
