@@ -13,10 +13,12 @@ import hashlib
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
+
+if TYPE_CHECKING:
+    import jsonschema
 
 from conformance import _schemas
 from conformance._errors import CatalogueError
@@ -235,9 +237,7 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
                            "event"))
     found = []
     for place, value, entry in checks:
-        error = jsonschema.exceptions.best_match(
-            _schemas.validator("rulesets", ruleset, "vocabulary.json", entry=entry)
-            .iter_errors(value))
+        error = _schemas.best_error(value, "rulesets", ruleset, "vocabulary.json", entry=entry)
         if error is not None:
             full = place + list(error.path)
             found.append(CatalogueError(
@@ -331,8 +331,7 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
             f"expected a mapping at the top, found {type(data).__name__}", path=where, line=1,
             hint="a case file is a YAML mapping with id, title, ruleset, rules, ..."))
         return None
-    problems = sorted(_schemas.validator("schemas", schema_name).iter_errors(data),
-                      key=lambda e: list(e.path))
+    problems = _schemas.errors(data, "schemas", schema_name)
     for err in problems:
         errors.append(CatalogueError(
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
@@ -359,15 +358,57 @@ class _PlainLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+#: libyaml's parser when PyYAML was built with it (several times faster), else Python's.
+_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
+
+
 def _parse(text: str) -> tuple[yaml.Node | None, Any]:
-    """Parse once: the node tree (for line numbers) and the plain data."""
-    loader = _PlainLoader(text)
+    """Parse once: the node tree (for line numbers) and the plain data.
+
+    libyaml parses; when it finds a problem (an alias shows up there as a node
+    met twice in the tree), the pure-Python loader re-reads the text to name
+    it, so the error a catalogue author reads is the same with or without libyaml.
+    """
+    if _FastLoader is None:
+        return _parse_with(_PlainLoader, text)
+    loader = _FastLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is not None and _shares_nodes(node):
+            return _parse_with(_PlainLoader, text)  # raises _AliasError at the alias
+        data = loader.construct_document(node) if node is not None else None
+    except (yaml.YAMLError, RecursionError):
+        return _parse_with(_PlainLoader, text)
+    finally:
+        loader.dispose()
+    return node, data
+
+
+def _parse_with(loader_class: Any, text: str) -> tuple[yaml.Node | None, Any]:
+    loader = loader_class(text)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
     return node, data
+
+
+def _shares_nodes(root: yaml.Node) -> bool:
+    """Whether some node is reachable twice: what an alias (*name) makes."""
+    seen: set[int] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                pending.extend((key, value))
+    return False
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
