@@ -100,7 +100,8 @@ def test_unsupported_is_a_skipped_reply_except_for_hello():
 
 @pytest.mark.parametrize(("answers", "says"), [
     ({"act": KeyError("p3")}, "KeyError: 'p3'"),
-    ({"act": {"accepted": "yes"}}, "act() answered {'accepted': 'yes'}, which does not match reply-act.json at $.accepted"),
+    ({"act": {"accepted": "yes"}},
+     "act() answered {'accepted': 'yes'}, which does not match reply-act.json at $.accepted"),
     ({"act": {"accepted": True, "events": [{"cards": {1, 2}}]}}, "not JSON data"),
     ({"act": {"accepted": True, "events": [{"x": float("nan")}]}}, "not JSON data"),
     ({"hello": {"name": "no rulesets"}}, "hello() answered"),
