@@ -29,6 +29,11 @@ COMMANDS = ("hello", "start", "act", "observe", "stop")
 #: Commands an engine may answer with ``skipped`` (hello and stop may not).
 SKIPPABLE = frozenset({"start", "act", "observe"})
 
+#: The hello capability by which an engine offers to answer ``act`` with the
+#: state after it (``"observe": true`` in the request, ``state`` in the reply),
+#: saving the ``observe`` round trip that follows most actions.  Optional.
+OBSERVE_IN_ACT = "observe_in_act"
+
 _SCHEMA_DIR = ("schemas", "protocol")
 
 
@@ -177,12 +182,20 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
                 f"protocol mismatch: the harness speaks protocol {request['protocol']}, "
                 f"this server speaks {PROTOCOL_VERSION}; upgrade the older side"
             )
-        return {**check_answer("hello", engine.hello()), "protocol": PROTOCOL_VERSION}
+        info = check_answer("hello", engine.hello())
+        info["capabilities"] = {OBSERVE_IN_ACT: True, **info["capabilities"]}
+        return {**info, "protocol": PROTOCOL_VERSION}
     if cmd == "start":
         engine.start(request["ruleset"], request["setup"])
         return None
     if cmd == "act":
-        return check_answer("act", engine.act(request["action"]))
+        reply = check_answer("act", engine.act(request["action"]))
+        if request.get("observe"):
+            # A failing observe must not turn the act into an error or a skip:
+            # without `state` the harness asks observe itself and hears why.
+            with contextlib.suppress(Exception):
+                reply["state"] = check_answer("observe", engine.observe())
+        return reply
     if cmd == "observe":
         return check_answer("observe", engine.observe())
     return None  # stop: close() runs in serve's finally, after the reply is out

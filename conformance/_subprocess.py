@@ -109,6 +109,7 @@ class SubprocessEngine:
         self._last_fault = ""
         self._startup_failures = 0
         self._closed = False
+        self._state: dict[str, Any] | None = None  # what the last act said observe would
 
     # -- the Engine protocol ---------------------------------------------------------
 
@@ -120,13 +121,25 @@ class SubprocessEngine:
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         """Begin a game; (re)starts the process first if an earlier fault killed it."""
+        self._state = None
         self._ensure_running()
         self._request("start", {"ruleset": ruleset, "setup": setup})
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        return _protocol.normalize("act", self._request("act", {"action": action}))
+        """One action; the state after it rides along when the engine offers that."""
+        self._state = None
+        fields: dict[str, Any] = {"action": action}
+        if self._observe_in_act:
+            fields["observe"] = True
+        reply = self._request("act", fields)
+        self._state = reply.get("state")
+        return _protocol.normalize("act", reply)  # type: ignore[no-any-return]
 
     def observe(self) -> dict[str, Any]:
+        """The state: the one the last act brought along, else asked for."""
+        state, self._state = self._state, None
+        if state is not None:
+            return state
         return self._request("observe", {})  # type: ignore[no-any-return]
 
     def close(self) -> None:
@@ -195,6 +208,11 @@ class SubprocessEngine:
     def _handshake(self) -> None:
         info = self._request("hello", {"protocol": PROTOCOL_VERSION}, self._startup_timeout)
         self._info = _protocol.normalize("hello", info)
+
+    @property
+    def _observe_in_act(self) -> bool:
+        return bool(self._info and self._info["capabilities"].get(_protocol.OBSERVE_IN_ACT)
+                    is True)
 
     def _request(self, cmd: str, fields: dict[str, Any], timeout: float | None = None) -> Any:
         """Send one request and return the ``ok`` result of its validated reply."""
@@ -329,6 +347,7 @@ class SubprocessEngine:
     def _fault(self, cls: type[EngineFault], what: str, *, detail: str = "") -> NoReturn:
         """Kill the child and raise ``cls``; the next start() will spawn a new one."""
         child, self._child = self._child, None
+        self._state = None
         stderr = ""
         if child is not None:
             child.kill()
