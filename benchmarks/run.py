@@ -140,7 +140,7 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     rows.append(row(f"properties, subprocess / in-process ({h.profile.name})",
                     f"{ratio:.2f}x", "<= 1.2x", ratio <= 1.2))
 
-    _, bare, ratio = paired(n * 3, lambda: h.run("reference", cases=True, properties=False),
+    _, _, ratio = paired(n * 3, lambda: h.run("reference", cases=True, properties=False),
                             h.bare)
     rows.append(row("cases, in-process harness / bare engine", f"{ratio:.2f}x", "<= 1.3x",
                     ratio <= 1.3))
@@ -207,9 +207,9 @@ def main() -> None:
     rows = measure(args)
     print(f"median of {args.pairs} interleaved pairs, profile {args.profile}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end\n")
-    widths = [max(len(r[i]) for r in [("what", "measured", "target", "")] + rows)
-              for i in range(4)]
-    for r in [("what", "measured", "target", ""), tuple("-" * w for w in widths), *rows]:
+    head = ("what", "measured", "target", "")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    for r in [head, tuple("-" * w for w in widths), *rows]:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
 
 

@@ -34,7 +34,24 @@ _EXPORTS = {
     "Result": "_results",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+__all__ = [
+    "PROTOCOL_VERSION",
+    "CatalogueError",
+    "ConformanceError",
+    "Engine",
+    "EngineCrashed",
+    "EngineFault",
+    "EngineReportedError",
+    "EngineTimeout",
+    "ExitCode",
+    "InvalidCatalogue",
+    "Mismatch",
+    "ProtocolViolation",
+    "Result",
+    "Unsupported",
+    "__version__",
+    "serve",
+]
 
 if TYPE_CHECKING:
     from conformance._engine import (

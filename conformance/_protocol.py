@@ -64,14 +64,15 @@ def check_answer(cmd: str, answer: Any) -> Any:
     The answer comes back normalized: act replies always carry ``events`` and
     ``reason``, hello replies ``capabilities``.
     """
+    checked = answer
     if cmd == "hello" and isinstance(answer, dict):
-        answer = {"protocol": PROTOCOL_VERSION, **answer}
-    why = problem(f"reply-{cmd}", {"seq": 1, "ok": answer})
+        checked = {"protocol": PROTOCOL_VERSION, **answer}  # in-process engines need not say
+    why = problem(f"reply-{cmd}", {"seq": 1, "ok": checked})
     if why:
         raise ProtocolViolation(
             f"{cmd}() answered {_short(answer)}, which does not match reply-{cmd}.json at "
             f"{why.replace('$.ok', '$', 1)}; see docs/protocol.md for the shape of the answer")
-    return normalize(cmd, answer)
+    return normalize(cmd, checked)
 
 
 def normalize(cmd: str, answer: Any) -> Any:
