@@ -94,11 +94,20 @@ class Catalogue:
 
 
 def default_root() -> Path:
-    """``./cases`` when run from a checkout, else the catalogue beside the package."""
+    """Where the catalogue is when no ``--cases`` is given.
+
+    ``./cases`` in a source checkout (catalogue authors see their edits), else
+    the copy a built wheel ships inside the package (``conformance/_cases``,
+    see setup.py), else the checkout beside an editable install.
+    """
     here = Path.cwd() / "cases"
-    if (here).is_dir():
+    if here.is_dir():
         return here
-    return Path(__file__).resolve().parent.parent / "cases"
+    package = Path(__file__).resolve().parent
+    shipped = package / "_cases"
+    if shipped.is_dir():
+        return shipped
+    return package.parent / "cases"
 
 
 def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
