@@ -220,7 +220,7 @@ def _has_vocabulary(ruleset: str) -> bool:
     return True
 
 
-def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
+def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node | None,
                        where: str) -> list[CatalogueError]:
     """Check a case's setup, actions and expectations against the ruleset's vocabulary.
 
@@ -289,7 +289,7 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
 
 
 def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
-               digest: Any) -> tuple[dict[str, Any], yaml.Node] | None:
+               digest: Any) -> tuple[dict[str, Any], yaml.Node | None] | None:
     """Read, parse and schema-check one file; append errors and return None on failure."""
     where = str(path)
     try:
@@ -421,7 +421,7 @@ def _shares_nodes(root: yaml.Node) -> bool:
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
-    if err.validator == "additionalProperties":
+    if err.validator == "additionalProperties" and isinstance(err.schema, dict):
         allowed = sorted(err.schema.get("properties", {}))
         return f"remove the unknown key; allowed here: {', '.join(allowed)}"
     if err.validator == "required":

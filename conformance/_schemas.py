@@ -60,7 +60,7 @@ def _by_id() -> dict[str, dict[str, Any]]:
     """Every schema under ``conformance/schemas/`` by its ``$id``, for ``$ref`` across files."""
     found: dict[str, dict[str, Any]] = {}
     folder = resources.files("conformance").joinpath("schemas")
-    pending = [(folder, ("schemas",))]
+    pending: list[tuple[Any, tuple[str, ...]]] = [(folder, ("schemas",))]
     while pending:
         here, parts = pending.pop()
         for entry in here.iterdir():
@@ -120,7 +120,8 @@ def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
         sort_keys=True).encode()).hexdigest()
     name = fastjsonschema.RefResolver.from_schema(schema, handlers={"https": fetch}
                                                   ).get_scope_name()
-    cached = cache_dir() / f"schema-{key[:32]}.marshal" if cache_dir() else None
+    folder = cache_dir()
+    cached = folder / f"schema-{key[:32]}.marshal" if folder is not None else None
     code = None
     if cached is not None:
         with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
@@ -137,7 +138,8 @@ def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
                 os.replace(partial, cached)
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # noqa: S102 - code generated here from our own schemas
-    return namespace[name]  # type: ignore[no-any-return]
+    validate: Callable[[Any], Any] = namespace[name]
+    return validate
 
 
 def cache_dir() -> Path | None:

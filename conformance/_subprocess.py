@@ -133,14 +133,16 @@ class SubprocessEngine:
             fields["observe"] = True
         reply = self._request("act", fields)
         self._state = reply.get("state")
-        return _protocol.normalize("act", reply)  # type: ignore[no-any-return]
+        answer: dict[str, Any] = _protocol.normalize("act", reply)
+        return answer
 
     def observe(self) -> dict[str, Any]:
         """The state: the one the last act brought along, else asked for."""
         state, self._state = self._state, None
         if state is not None:
             return state
-        return self._request("observe", {})  # type: ignore[no-any-return]
+        observed: dict[str, Any] = self._request("observe", {})
+        return observed
 
     def close(self) -> None:
         """Send ``stop``, give the engine `STOP_GRACE` seconds, then kill. Never hangs."""
@@ -492,14 +494,16 @@ class _Child:
         self._readable.close()
         self._writable.close()
         for stream in (self.proc.stdin, self.proc.stdout):
-            with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
 
     def stop(self, stop_line: bytes, grace: float) -> None:
         """Ask politely (``stop``, then EOF on stdin), then kill."""
         self.send(stop_line, grace)
-        with contextlib.suppress(OSError):
-            self.proc.stdin.close()  # type: ignore[union-attr]
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(grace)
         self.kill()
