@@ -229,6 +229,10 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node | No
     """
     if not _has_vocabulary(ruleset):
         return []
+    vocabulary = ("rulesets", ruleset, "vocabulary.json")
+    if "scenario" in _schemas.load(*vocabulary).get("$defs", {}) and _schemas.check(
+            *vocabulary, entry="scenario")({"setup": data["setup"], "steps": data["steps"]}):
+        return []  # the whole scenario in one compiled check; explain piece by piece below
     checks: list[tuple[list[Any], Any, str]] = [(["setup"], data["setup"], "setup")]
     for i, step in enumerate(data["steps"]):
         at = ["steps", i]
@@ -246,7 +250,7 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node | No
                            "event"))
     found = []
     for place, value, entry in checks:
-        error = _schemas.best_error(value, "rulesets", ruleset, "vocabulary.json", entry=entry)
+        error = _schemas.best_error(value, *vocabulary, entry=entry)
         if error is not None:
             full = place + list(error.path)
             found.append(CatalogueError(

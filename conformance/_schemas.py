@@ -72,6 +72,22 @@ def _by_id() -> dict[str, dict[str, Any]]:
     return found
 
 
+# What every check's schema may reference: walked and hashed once per process.
+@cache
+def _library_digest() -> str:
+    return hashlib.sha256(json.dumps(sorted(_by_id().items())).encode()).hexdigest()
+
+
+@cache
+def _library_fast() -> bool:
+    return all(_fast_enough(schema) for schema in _by_id().values())
+
+
+@cache
+def _library_confusable() -> bool:
+    return any(_confusable(schema) for schema in _by_id().values())
+
+
 def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
     return schema if entry is None else {**schema, "$ref": f"#/$defs/{entry}"}
 
@@ -80,7 +96,7 @@ def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
 def check(*parts: str, entry: str | None = None) -> Check:
     """A compiled check for that schema (or its ``$defs/<entry>``): True when valid."""
     schema = _rooted(load(*parts), entry)
-    if not _fast_enough(schema):
+    if not (_fast_enough(schema) and _library_fast()):
         full = validator(*parts, entry=entry)
         return full.is_valid
     import fastjsonschema
@@ -90,7 +106,8 @@ def check(*parts: str, entry: str | None = None) -> Check:
     # The compiled code compares enum and const with ==, where True == 1;
     # jsonschema does not.  `_for_compiler` guards plain values; where a
     # schema has a rarer shape, a bool in the input is the full validator's call.
-    recheck = _lazy_full(parts, entry) if _confusable(schema) else None
+    confusable = _confusable(schema) or _library_confusable()
+    recheck = _lazy_full(parts, entry) if confusable else None
 
     def is_valid(value: Any) -> bool:
         try:
@@ -116,7 +133,7 @@ def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
         return _for_compiler(_by_id()[uri.split("#")[0]])
 
     key = hashlib.sha256(json.dumps(
-        [schema, sorted(_by_id().items()), fastjsonschema.VERSION, sys.version],
+        [schema, _library_digest(), fastjsonschema.VERSION, sys.version],
         sort_keys=True).encode()).hexdigest()
     name = fastjsonschema.RefResolver.from_schema(schema, handlers={"https": fetch}
                                                   ).get_scope_name()
@@ -245,8 +262,7 @@ def _confusable(schema: dict[str, Any]) -> bool:
         nested = any(isinstance(v, dict | list) and _has_bool_or_number(v) for v in values)
         return len(kinds) > 1 or nested
 
-    schemas = [schema, *(_by_id().values())]
-    return any(mixed(_scalars(sub)) for s in schemas for sub in _subschemas(s))
+    return any(mixed(_scalars(sub)) for sub in _subschemas(schema))
 
 
 def _has_bool_or_number(value: Any) -> bool:
@@ -258,9 +274,8 @@ def _has_bool_or_number(value: Any) -> bool:
 
 
 def _fast_enough(schema: dict[str, Any]) -> bool:
-    """Whether every keyword of the schema and of what it references is one we compile."""
-    schemas = [schema, *(_by_id().values())]
-    return all(set(sub) <= FAST_KEYWORDS for s in schemas for sub in _subschemas(s))
+    """Whether every keyword of the schema is one we compile."""
+    return all(set(sub) <= FAST_KEYWORDS for sub in _subschemas(schema))
 
 
 def _for_compiler(schema: Any) -> Any:
