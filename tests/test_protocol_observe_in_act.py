@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from conformance._protocol import OBSERVE_IN_ACT, handle
 from conformance._subprocess import SubprocessEngine
 from tests.test_protocol_serve import Recorder, converse
@@ -42,6 +44,7 @@ def test_a_failing_observe_leaves_the_act_answered_without_state():
         assert ("state" in act["ok"]) == isinstance(failure, dict)
 
 
+@pytest.mark.slow
 def test_the_adapter_saves_the_observe_round_trip_and_never_reuses_a_state():
     argv = [sys.executable, str(ENGINES / "python_engine.py")]
     with SubprocessEngine(argv, timeout=10) as engine:

@@ -151,6 +151,7 @@ def test_print_in_the_engine_goes_to_stderr_not_onto_the_wire(capsys):
     assert "debug: observing" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(st.lists(st.binary(max_size=60).map(lambda b: b.replace(b"\n", b"") + b"\n"),
                 max_size=5))
@@ -167,6 +168,7 @@ json_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(st.dictionaries(st.sampled_from(["seq", "cmd", "protocol", "ruleset", "setup", "action"]),
                        json_values | st.sampled_from(["hello", "start", "act", "observe"])))
@@ -184,6 +186,7 @@ def test_encode_is_one_line_even_for_awkward_text():
 # -- the same loop over a real pipe ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_python_engine_served_over_a_pipe():
     engine = SubprocessEngine([sys.executable, str(ENGINES / "python_engine.py")], timeout=5.0)
     with engine:
@@ -213,6 +216,7 @@ def needs_reference_engine() -> None:
         pytest.skip(f"reference_engine does not import yet: {type(exc).__name__}: {exc}")
 
 
+@pytest.mark.slow
 def test_the_reference_engine_server():
     needs_reference_engine()
     engine = SubprocessEngine([sys.executable, "-m", "reference_engine.serve"], timeout=10.0)
@@ -221,6 +225,7 @@ def test_the_reference_engine_server():
         assert info["name"] and isinstance(info["rulesets"], list)
 
 
+@pytest.mark.slow
 def test_the_reference_server_refuses_an_unknown_mutant_before_the_handshake():
     needs_reference_engine()
     engine = SubprocessEngine(

@@ -86,6 +86,7 @@ def test_every_catalogue_file_passes_both(path):
             assert agree(step["do"], *VOCABULARY, entry="action")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_mutated_cases_get_the_same_verdict(data):
@@ -122,6 +123,7 @@ def test_every_protocol_schema_has_a_valid_example():
         assert agree(message, "schemas", "protocol", f"{name}.json"), name
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(PROTOCOL), st.data())
 def test_mutated_messages_get_the_same_verdict(name, data):
