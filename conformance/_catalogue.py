@@ -20,7 +20,7 @@ import yaml
 if TYPE_CHECKING:
     import jsonschema
 
-from conformance import _schemas
+from conformance import _schemas, _yaml
 from conformance._errors import CatalogueError
 
 #: Larger case files are refused: a case is a board and a few steps.
@@ -148,14 +148,14 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
     else:
         doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest)
         if doc is not None:
-            data, nodes = doc
+            data, lines = doc
             if data.get("ruleset") != ruleset:
                 errors.append(CatalogueError(
                     f"rule index says ruleset {data.get('ruleset')!r} but lives in {ruleset}/",
-                    path=str(index), line=_line(nodes, ["ruleset"]),
+                    path=str(index), line=lines.line(["ruleset"]),
                     hint=f"set 'ruleset: {ruleset}' or move the file"))
             for i, entry in enumerate(data["rules"]):
-                line = _line(nodes, ["rules", i])
+                line = lines.line(["rules", i])
                 rid = entry["id"]
                 if not rid.startswith(ruleset + "/"):
                     errors.append(CatalogueError(
@@ -180,12 +180,12 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
         doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest)
         if doc is None:
             continue
-        data, nodes = doc
-        line = _line(nodes, ["id"]) or 1
+        data, lines = doc
+        line = lines.line(["id"]) or 1
         if data["ruleset"] != ruleset:
             errors.append(CatalogueError(
                 f"case says ruleset {data['ruleset']!r} but lives in {ruleset}/",
-                path=str(path), line=_line(nodes, ["ruleset"]),
+                path=str(path), line=lines.line(["ruleset"]),
                 hint=f"set 'ruleset: {ruleset}' or move the file"))
         if not data["id"].startswith(ruleset + "/"):
             errors.append(CatalogueError(
@@ -197,7 +197,7 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
                 f"duplicate case id {data['id']!r} (also {first.path}:{first.line})",
                 path=str(path), line=line, hint="case ids must be unique: rename one"))
             continue
-        vocabulary_errors = _vocabulary_errors(ruleset, data, nodes, str(path))
+        vocabulary_errors = _vocabulary_errors(ruleset, data, lines, str(path))
         if vocabulary_errors:
             errors.extend(vocabulary_errors)
             continue
@@ -220,7 +220,7 @@ def _has_vocabulary(ruleset: str) -> bool:
     return True
 
 
-def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node | None,
+def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
                        where: str) -> list[CatalogueError]:
     """Check a case's setup, actions and expectations against the ruleset's vocabulary.
 
@@ -255,7 +255,7 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node | No
             full = place + list(error.path)
             found.append(CatalogueError(
                 f"{'/'.join(str(p) for p in full)}: {error.message} (not {ruleset} vocabulary)",
-                path=where, line=_line(nodes, full),
+                path=where, line=lines.line(full),
                 hint=f"use the words of docs/rulesets/{ruleset}.md; the schema is "
                      f"conformance/rulesets/{ruleset}/vocabulary.json"))
     return found
@@ -293,7 +293,7 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
 
 
 def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
-               digest: Any) -> tuple[dict[str, Any], yaml.Node | None] | None:
+               digest: Any) -> tuple[dict[str, Any], _yaml.Lines] | None:
     """Read, parse and schema-check one file; append errors and return None on failure."""
     where = str(path)
     try:
@@ -317,13 +317,13 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
         return None
     digest.update(path.name.encode() + b"\0" + raw)
     try:
-        nodes, data = _parse(text)
+        data, lines = _yaml.parse(text, raw)
     except yaml.constructor.ConstructorError as exc:
         errors.append(CatalogueError(
             f"YAML tag not allowed: {exc.problem}", path=where, line=_mark_line(exc),
             hint="remove the tag; cases are plain data (safe loading never builds objects)"))
         return None
-    except _AliasError as exc:
+    except _yaml.AliasError as exc:
         errors.append(CatalogueError(
             str(exc.problem), path=where, line=_mark_line(exc),
             hint="write the value out in full instead of &anchor / *alias"))
@@ -348,80 +348,9 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
     for err in problems:
         errors.append(CatalogueError(
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
-            path=where, line=_line(nodes, list(err.path)),
+            path=where, line=lines.line(list(err.path)),
             hint=_schema_hint(err, schema_name)))
-    return None if problems else (data, nodes)
-
-
-class _AliasError(yaml.composer.ComposerError):
-    pass
-
-
-class _PlainLoader(yaml.SafeLoader):
-    """The safe loader, minus anchors and aliases.
-
-    Cases are plain data; aliases only make "billion laughs" documents and
-    shared mutable structure possible.
-    """
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise _AliasError(None, None, "aliases (*name) are not allowed", event.start_mark)
-        return super().compose_node(parent, index)
-
-
-#: libyaml's parser when PyYAML was built with it (several times faster), else Python's.
-_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
-
-
-def _parse(text: str) -> tuple[yaml.Node | None, Any]:
-    """Parse once: the node tree (for line numbers) and the plain data.
-
-    libyaml parses; when it finds a problem (an alias shows up there as a node
-    met twice in the tree), the pure-Python loader re-reads the text to name
-    it, so the error a catalogue author reads is the same with or without libyaml.
-    """
-    if _FastLoader is None:
-        return _parse_with(_PlainLoader, text)
-    loader = _FastLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is not None and _shares_nodes(node):
-            return _parse_with(_PlainLoader, text)  # raises _AliasError at the alias
-        data = loader.construct_document(node) if node is not None else None
-    except (yaml.YAMLError, RecursionError):
-        return _parse_with(_PlainLoader, text)
-    finally:
-        loader.dispose()
-    return node, data
-
-
-def _parse_with(loader_class: Any, text: str) -> tuple[yaml.Node | None, Any]:
-    loader = loader_class(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return node, data
-
-
-def _shares_nodes(root: yaml.Node) -> bool:
-    """Whether some node is reachable twice: what an alias (*name) makes."""
-    seen: set[int] = set()
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        if id(node) in seen:
-            return True
-        seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            pending.extend(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                pending.extend((key, value))
-    return False
+    return None if problems else (data, lines)
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
@@ -438,25 +367,3 @@ def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
 def _mark_line(exc: Exception) -> int | None:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     return mark.line + 1 if mark is not None else None
-
-
-def _line(node: yaml.Node | None, path: list[Any]) -> int | None:
-    """1-based line of the YAML node at ``path`` (or of its nearest ancestor)."""
-    best = node.start_mark.line + 1 if node is not None else None
-    for key in path:
-        if isinstance(node, yaml.MappingNode):
-            found = None
-            for k, v in node.value:
-                if k.value == key:
-                    found = v if not isinstance(v, yaml.ScalarNode) else k
-                    best = k.start_mark.line + 1
-                    break
-            node = found
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-            best = node.start_mark.line + 1
-        else:
-            break
-        if node is None:
-            break
-    return best

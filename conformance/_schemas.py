@@ -15,6 +15,7 @@ tests/test_schemas.py holds them to the same verdicts.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import marshal
@@ -92,22 +93,43 @@ def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
     return schema if entry is None else {**schema, "$ref": f"#/$defs/{entry}"}
 
 
+@dataclasses.dataclass(frozen=True)
+class _Prepared:
+    """One schema file as the compiler gets it, and what was learnt walking it once."""
+
+    form: dict[str, Any]     # `_for_compiler` of the file
+    digest: str              # of the file's content, for the cache key
+    fast: bool               # every keyword is one we compile
+    confusable: bool         # see `_confusable`
+
+
+@cache
+def _prepared(*parts: str) -> _Prepared:
+    schema = load(*parts)
+    return _Prepared(
+        form=_for_compiler(schema),
+        digest=hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest(),
+        fast=_fast_enough(schema) and _library_fast(),
+        confusable=_confusable(schema) or _library_confusable())
+
+
 @cache
 def check(*parts: str, entry: str | None = None) -> Check:
     """A compiled check for that schema (or its ``$defs/<entry>``): True when valid."""
-    schema = _rooted(load(*parts), entry)
-    if not (_fast_enough(schema) and _library_fast()):
+    prepared = _prepared(*parts)
+    if not prepared.fast:
         full = validator(*parts, entry=entry)
         return full.is_valid
     import fastjsonschema
 
-    compiled = _compile(_for_compiler(schema))
+    form = prepared.form if entry is None else _rewrite({**prepared.form,
+                                                         "$ref": f"#/$defs/{entry}"})
+    compiled = _compile(form, f"{prepared.digest} {entry}")
     invalid = fastjsonschema.JsonSchemaException
     # The compiled code compares enum and const with ==, where True == 1;
     # jsonschema does not.  `_for_compiler` guards plain values; where a
     # schema has a rarer shape, a bool in the input is the full validator's call.
-    confusable = _confusable(schema) or _library_confusable()
-    recheck = _lazy_full(parts, entry) if confusable else None
+    recheck = _lazy_full(parts, entry) if prepared.confusable else None
 
     def is_valid(value: Any) -> bool:
         try:
@@ -119,40 +141,47 @@ def check(*parts: str, entry: str | None = None) -> Check:
     return is_valid
 
 
-def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
+@cache
+def _own_digest() -> str:
+    """Of this module's source: a change to how schemas are compiled voids the cache."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _compile(schema: dict[str, Any], identity: str) -> Callable[[Any], Any]:
     """The schema compiled to a Python function, through an on-disk cache of code objects.
 
     Generating and compiling the code of a ruleset vocabulary takes a few
     hundred ms, more than loading the whole catalogue; like ``__pycache__``,
-    the code object is kept under `cache_dir`, keyed by the schemas' bytes
-    and the versions of Python and fastjsonschema, so only the first run pays.
+    the code object is kept under `cache_dir`, keyed by the schemas' content
+    (``identity`` names this one), this module's source and the versions of
+    Python and fastjsonschema, so only the first run pays.
     """
     import fastjsonschema
 
     def fetch(uri: str) -> Any:
         return _for_compiler(_by_id()[uri.split("#")[0]])
 
-    key = hashlib.sha256(json.dumps(
-        [schema, _library_digest(), fastjsonschema.VERSION, sys.version],
-        sort_keys=True).encode()).hexdigest()
-    name = fastjsonschema.RefResolver.from_schema(schema, handlers={"https": fetch}
-                                                  ).get_scope_name()
+    key = hashlib.sha256(" ".join([identity, _library_digest(), _own_digest(),
+                                   fastjsonschema.VERSION, sys.version]).encode()).hexdigest()
     folder = cache_dir()
-    cached = folder / f"schema-{key[:32]}.marshal" if folder is not None else None
-    code = None
+    cached = folder / f"schema-{key[:40]}.marshal" if folder is not None else None
+    found = None
     if cached is not None:
         with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-            code = marshal.loads(cached.read_bytes())  # noqa: S302 - our own cache, like .pyc
-    if code is None:
-        source = fastjsonschema.compile_to_code(
-            schema, handlers={"https": fetch}, use_default=False, use_formats=False)
-        code = compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
+            found = marshal.loads(cached.read_bytes())  # noqa: S302 - our own cache, like .pyc
+    if found is None:
+        handlers = {"https": fetch}
+        name = fastjsonschema.RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
+        source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
+                                                use_formats=False)
+        found = (name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec"))
         if cached is not None:
             with contextlib.suppress(OSError):
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 partial = cached.with_suffix(f".{os.getpid()}.tmp")
-                partial.write_bytes(marshal.dumps(code))
+                partial.write_bytes(marshal.dumps(found))
                 os.replace(partial, cached)
+    name, code = found
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # noqa: S102 - code generated here from our own schemas
     validate: Callable[[Any], Any] = namespace[name]
@@ -160,13 +189,19 @@ def _compile(schema: dict[str, Any]) -> Callable[[Any], Any]:
 
 
 def cache_dir() -> Path | None:
-    """Where compiled schemas are kept: ``$CONFORMANCE_CACHE`` (empty: nowhere), else
-    ``$XDG_CACHE_HOME/card-conformance`` or ``~/.cache/card-conformance``."""
-    chosen = os.environ.get("CONFORMANCE_CACHE")
+    """Where compiled schemas and parsed catalogue files are kept.
+
+    ``$CONFORMANCE_CACHE`` (empty: nowhere), else ``$XDG_CACHE_HOME/card-conformance``
+    or ``~/.cache/card-conformance``.
+    """
+    return _cache_dir(os.environ.get("CONFORMANCE_CACHE"), os.environ.get("XDG_CACHE_HOME"))
+
+
+@cache
+def _cache_dir(chosen: str | None, xdg: str | None) -> Path | None:
     if chosen is not None:
         return Path(chosen) if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base, "card-conformance")
+    return Path(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "card-conformance")
 
 
 def _lazy_full(parts: tuple[str, ...], entry: str | None) -> Check:
@@ -279,22 +314,28 @@ def _fast_enough(schema: dict[str, Any]) -> bool:
 
 
 def _for_compiler(schema: Any) -> Any:
-    """The schema with 2020-12's ``$ref``-beside-keywords spelt ``allOf``.
-
-    fastjsonschema follows draft 7, where ``$ref`` hides its sibling keywords;
-    in 2020-12 they all apply, which ``allOf`` says in either draft.
-    """
+    """The schema as fastjsonschema must get it to apply 2020-12's meaning (`_rewrite`)."""
     if isinstance(schema, list):
         return [_for_compiler(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: (v if k in _DATA else _for_compiler(v)) for k, v in schema.items()}
+    return _rewrite({k: (v if k in _DATA else _for_compiler(v)) for k, v in schema.items()})
+
+
+def _rewrite(out: dict[str, Any]) -> dict[str, Any]:
+    """One subschema, its own subschemas already rewritten.
+
+    fastjsonschema follows draft 7, where ``$ref`` hides its sibling keywords;
+    in 2020-12 they all apply, which ``allOf`` says in either draft.  And a
+    bool or number in an enum or const gets the type guard `_bool_guard`.
+    """
     keywords = set(out) - {"$ref", "$schema", "$id", "$defs", "$comment", "title",
                            "description", "examples"}
     if "$ref" in out and keywords:
+        out = dict(out)
         ref = out.pop("$ref")
         out["allOf"] = [{"$ref": ref}, *out.pop("allOf", [])]
-    guard = _bool_guard(schema)
+    guard = _bool_guard(out)
     if guard is not None:
-        out["allOf"] = [*out.pop("allOf", []), guard]
+        out = {**out, "allOf": [*out.get("allOf", []), guard]}
     return out
