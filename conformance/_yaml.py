@@ -7,23 +7,20 @@
   either way.
 * What the loader keeps of the node tree is a `Lines` table (path -> line),
   enough to point an error at its line.
-* A parsed file is kept, as data and lines, in the cache folder of the
-  compiled schemas (`conformance._schemas.cache_dir`), keyed by its bytes:
+* A parsed file is kept, as data and lines, in the suite's cache
+  (`conformance._cache`), keyed by its bytes:
   PyYAML resolves every scalar in Python, which made parsing most of a
   catalogue load, and an unchanged file need not be parsed again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import marshal
-import os
 from typing import Any
 
 import yaml
 
-from conformance import _schemas
+from conformance import _cache
 
 #: What a cached parse depends on besides the file's bytes; bump on any change here.
 _FORMAT = f"catalogue-yaml-1 pyyaml-{yaml.__version__} libyaml-{yaml.__with_libyaml__}"
@@ -58,21 +55,14 @@ def parse(text: str, raw: bytes) -> tuple[Any, Lines]:
     Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
     with the pure-Python loader's marks.
     """
-    key = hashlib.sha256(_FORMAT.encode() + b"\0" + raw).hexdigest()[:40]
-    folder = _schemas.cache_dir()
-    cached = folder / f"yaml-{key}.marshal" if folder is not None else None
-    if cached is not None:
-        with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-            data, table = marshal.loads(cached.read_bytes())  # noqa: S302 - our own cache
-            return data, Lines(table)
-    data, lines = _parse(text)
-    if cached is not None:
-        with contextlib.suppress(OSError, ValueError):
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_bytes(marshal.dumps((data, lines.table)))
-            os.replace(partial, cached)
-    return data, lines
+    key = hashlib.sha256(_FORMAT.encode() + b"\0" + raw).hexdigest()
+
+    def make() -> tuple[Any, dict[Path, int]]:
+        data, lines = _parse(text)
+        return data, lines.table
+
+    data, table = _cache.cached("yaml", key, make)
+    return data, Lines(table)
 
 
 class _PlainLoader(yaml.SafeLoader):
