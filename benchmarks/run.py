@@ -1,13 +1,14 @@
 """Print the speed table of issue 8: each row measured vs its target.
 
-    python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest]
+    python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest] [--main]
 
 A script, not timed tests: a shared CI machine would make timed assertions
 flake.  A shared machine is also noisy, so every ratio is the median over
 ``--pairs`` *interleaved pairs* (A then B, then B then A, ...), and every
 absolute time the median of as many runs; best-of-N would hide the noise.
-``--pytest`` also times ``pytest -m "not slow"`` against the full suite
-(minutes).  Rows that belong to work not done yet print as not measured.
+``--pytest`` also times ``pytest -m "not slow"`` against the full suite, and
+``--main`` the README's main command (minutes each).  Rows that belong to
+work not done yet print as not measured.
 """
 
 from __future__ import annotations
@@ -187,8 +188,19 @@ def row(what: str, measured: str, target: str, met: bool | None) -> tuple[str, s
 def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     n = args.pairs
     h = Harness(args.profile)
-    rows = [row("README main command (certify --mutation)", "not measured yet (item 1/5)",
-                "under half of today, and parallel", None)]
+    if args.main:
+        with tempfile.TemporaryDirectory() as out:
+            argv = [PYTHON, "-m", "conformance", "certify", "--engine", "reference",
+                    "--mutation", "--out", out]
+            main = statistics.median(
+                clock(lambda: subprocess.run(argv, cwd=ROOT, check=True, env=FRESH_ENV,
+                                             stdout=subprocess.DEVNULL))
+                for _ in range(max(1, n // 2)))
+        rows = [row("README main command (certify --mutation), one worker", f"{main:.0f} s",
+                    "under half of 52-59 s, and parallel (item 1/5)", None)]
+    else:
+        rows = [row("README main command (certify --mutation)", "not measured (pass --main)",
+                    "under half of today, and parallel (item 1/5)", None)]
 
     _, _, ratio = paired(max(3, n // 2),
                          lambda: h.run(SERVER, cases=False, properties=True),
@@ -265,6 +277,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=7, help="interleaved pairs per row")
     parser.add_argument("--profile", default="certify", help="profile of the property rows")
     parser.add_argument("--pytest", action="store_true", help="also time the test suite")
+    parser.add_argument("--main", action="store_true",
+                        help="also time the README's main command (about a minute a run)")
     args = parser.parse_args()
     os.chdir(ROOT)
     rows = measure(args)
