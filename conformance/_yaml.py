@@ -16,16 +16,15 @@
 from __future__ import annotations
 
 import hashlib
+import pathlib
+from functools import cache
 from typing import Any
 
 import yaml
 
 from conformance import _cache
 
-#: What a cached parse depends on besides the file's bytes; bump on any change here.
-_FORMAT = f"catalogue-yaml-1 pyyaml-{yaml.__version__} libyaml-{yaml.__with_libyaml__}"
-
-Path = tuple[Any, ...]
+KeyPath = tuple[Any, ...]
 
 
 class AliasError(yaml.composer.ComposerError):
@@ -35,7 +34,7 @@ class AliasError(yaml.composer.ComposerError):
 class Lines:
     """1-based line numbers of a document's nodes, by path (mapping keys, list indexes)."""
 
-    def __init__(self, table: dict[Path, int]) -> None:
+    def __init__(self, table: dict[KeyPath, int]) -> None:
         self.table = table
 
     def line(self, path: list[Any]) -> int | None:
@@ -55,14 +54,21 @@ def parse(text: str, raw: bytes) -> tuple[Any, Lines]:
     Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
     with the pure-Python loader's marks.
     """
-    key = hashlib.sha256(_FORMAT.encode() + b"\0" + raw).hexdigest()
+    key = hashlib.sha256(_reader_digest().encode() + b"\0" + raw).hexdigest()
 
-    def make() -> tuple[Any, dict[Path, int]]:
+    def make() -> tuple[Any, dict[KeyPath, int]]:
         data, lines = _parse(text)
         return data, lines.table
 
     data, table = _cache.cached("yaml", key, make)
     return data, Lines(table)
+
+
+@cache
+def _reader_digest() -> str:
+    """What a cached parse depends on besides the file: PyYAML, libyaml and this module."""
+    versions = f"pyyaml-{yaml.__version__} libyaml-{yaml.__with_libyaml__} "
+    return versions + hashlib.sha256(pathlib.Path(__file__).read_bytes()).hexdigest()
 
 
 class _PlainLoader(yaml.SafeLoader):
@@ -114,12 +120,12 @@ def _lines(root: yaml.Node | None) -> Lines | None:
     A mapping entry's line is its key's, a list item's its own; the first of
     two equal keys wins, as when the tree itself was searched.
     """
-    table: dict[Path, int] = {}
+    table: dict[KeyPath, int] = {}
     if root is None:
         return Lines(table)
     seen: set[int] = set()
     # (node, its path, or None below a key that no path can name)
-    pending: list[tuple[yaml.Node, Path | None]] = [(root, ())]
+    pending: list[tuple[yaml.Node, KeyPath | None]] = [(root, ())]
     table[()] = root.start_mark.line + 1
     while pending:
         node, path = pending.pop()
