@@ -2,23 +2,37 @@
 
 What an adapter author imports lives here; everything else is private
 (`_`-prefixed modules) or a subpackage.
+
+Names are imported on first use (PEP 562): the pytest plugin is registered
+through an entry point, so every pytest run of a project that installed the
+suite imports this package, and it must cost nothing until ``--engine`` is given.
 """
 
-from conformance._engine import (
-    PROTOCOL_VERSION,
-    Engine,
-    EngineCrashed,
-    EngineFault,
-    EngineReportedError,
-    EngineTimeout,
-    ProtocolViolation,
-    Unsupported,
-)
-from conformance._errors import CatalogueError, ConformanceError, ExitCode, InvalidCatalogue
-from conformance._protocol import serve
-from conformance._results import Mismatch, Result
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Public name -> the private module that defines it.
+_EXPORTS = {
+    "PROTOCOL_VERSION": "_engine",
+    "Engine": "_engine",
+    "EngineCrashed": "_engine",
+    "EngineFault": "_engine",
+    "EngineReportedError": "_engine",
+    "EngineTimeout": "_engine",
+    "ProtocolViolation": "_engine",
+    "Unsupported": "_engine",
+    "CatalogueError": "_errors",
+    "ConformanceError": "_errors",
+    "ExitCode": "_errors",
+    "InvalidCatalogue": "_errors",
+    "serve": "_protocol",
+    "Mismatch": "_results",
+    "Result": "_results",
+}
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -38,3 +52,31 @@ __all__ = [
     "__version__",
     "serve",
 ]
+
+if TYPE_CHECKING:
+    from conformance._engine import (
+        PROTOCOL_VERSION,
+        Engine,
+        EngineCrashed,
+        EngineFault,
+        EngineReportedError,
+        EngineTimeout,
+        ProtocolViolation,
+        Unsupported,
+    )
+    from conformance._errors import CatalogueError, ConformanceError, ExitCode, InvalidCatalogue
+    from conformance._protocol import serve
+    from conformance._results import Mismatch, Result
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'conformance' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"conformance.{module}"), name)
+    globals()[name] = value  # the next access is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -13,12 +13,14 @@ import hashlib
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
-from conformance import _schemas
+if TYPE_CHECKING:
+    import jsonschema
+
+from conformance import _schemas, _yaml
 from conformance._errors import CatalogueError
 
 #: Larger case files are refused: a case is a board and a few steps.
@@ -93,11 +95,20 @@ class Catalogue:
 
 
 def default_root() -> Path:
-    """``./cases`` when run from a checkout, else the catalogue beside the package."""
+    """Where the catalogue is when no ``--cases`` is given.
+
+    ``./cases`` in a source checkout (catalogue authors see their edits), else
+    the copy a built wheel ships inside the package (``conformance/_cases``,
+    see setup.py), else the checkout beside an editable install.
+    """
     here = Path.cwd() / "cases"
-    if (here).is_dir():
+    if here.is_dir():
         return here
-    return Path(__file__).resolve().parent.parent / "cases"
+    package = Path(__file__).resolve().parent
+    shipped = package / "_cases"
+    if shipped.is_dir():
+        return shipped
+    return package.parent / "cases"
 
 
 def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
@@ -138,14 +149,14 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
     else:
         doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest)
         if doc is not None:
-            data, nodes = doc
+            data, lines = doc
             if data.get("ruleset") != ruleset:
                 errors.append(CatalogueError(
                     f"rule index says ruleset {data.get('ruleset')!r} but lives in {ruleset}/",
-                    path=str(index), line=_line(nodes, ["ruleset"]),
+                    path=str(index), line=lines.line(["ruleset"]),
                     hint=f"set 'ruleset: {ruleset}' or move the file"))
             for i, entry in enumerate(data["rules"]):
-                line = _line(nodes, ["rules", i])
+                line = lines.line(["rules", i])
                 rid = entry["id"]
                 if not rid.startswith(ruleset + "/"):
                     errors.append(CatalogueError(
@@ -170,12 +181,12 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
         doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest)
         if doc is None:
             continue
-        data, nodes = doc
-        line = _line(nodes, ["id"]) or 1
+        data, lines = doc
+        line = lines.line(["id"]) or 1
         if data["ruleset"] != ruleset:
             errors.append(CatalogueError(
                 f"case says ruleset {data['ruleset']!r} but lives in {ruleset}/",
-                path=str(path), line=_line(nodes, ["ruleset"]),
+                path=str(path), line=lines.line(["ruleset"]),
                 hint=f"set 'ruleset: {ruleset}' or move the file"))
         if not data["id"].startswith(ruleset + "/"):
             errors.append(CatalogueError(
@@ -187,7 +198,7 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
                 f"duplicate case id {data['id']!r} (also {first.path}:{first.line})",
                 path=str(path), line=line, hint="case ids must be unique: rename one"))
             continue
-        vocabulary_errors = _vocabulary_errors(ruleset, data, nodes, str(path))
+        vocabulary_errors = _vocabulary_errors(ruleset, data, lines, str(path))
         if vocabulary_errors:
             errors.extend(vocabulary_errors)
             continue
@@ -212,7 +223,7 @@ def _has_vocabulary(ruleset: str) -> bool:
     return True
 
 
-def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
+def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
                        where: str) -> list[CatalogueError]:
     """Check a case's setup, actions and expectations against the ruleset's vocabulary.
 
@@ -221,6 +232,10 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
     """
     if not _has_vocabulary(ruleset):
         return []
+    vocabulary = ("rulesets", ruleset, "vocabulary.json")
+    if "scenario" in _schemas.load(*vocabulary).get("$defs", {}) and _schemas.check(
+            *vocabulary, entry="scenario")({"setup": data["setup"], "steps": data["steps"]}):
+        return []  # the whole scenario in one compiled check; explain piece by piece below
     checks: list[tuple[list[Any], Any, str]] = [(["setup"], data["setup"], "setup")]
     for i, step in enumerate(data["steps"]):
         at = ["steps", i]
@@ -238,14 +253,12 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], nodes: yaml.Node,
                            "event"))
     found = []
     for place, value, entry in checks:
-        error = jsonschema.exceptions.best_match(
-            _schemas.validator("rulesets", ruleset, "vocabulary.json", entry=entry)
-            .iter_errors(value))
+        error = _schemas.best_error(value, *vocabulary, entry=entry)
         if error is not None:
             full = place + list(error.path)
             found.append(CatalogueError(
                 f"{'/'.join(str(p) for p in full)}: {error.message} (not {ruleset} vocabulary)",
-                path=where, line=_line(nodes, full),
+                path=where, line=lines.line(full),
                 hint=f"use the words of docs/rulesets/{ruleset}.md; the schema is "
                      f"conformance/rulesets/{ruleset}/vocabulary.json"))
     return found
@@ -283,7 +296,7 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
 
 
 def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
-               digest: Any) -> tuple[dict[str, Any], yaml.Node] | None:
+               digest: Any) -> tuple[dict[str, Any], _yaml.Lines] | None:
     """Read, parse and schema-check one file; append errors and return None on failure."""
     where = str(path)
     try:
@@ -307,13 +320,13 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
         return None
     digest.update(path.name.encode() + b"\0" + raw)
     try:
-        nodes, data = _parse(text)
+        data, lines = _yaml.parse(text, raw)
     except yaml.constructor.ConstructorError as exc:
         errors.append(CatalogueError(
             f"YAML tag not allowed: {exc.problem}", path=where, line=_mark_line(exc),
             hint="remove the tag; cases are plain data (safe loading never builds objects)"))
         return None
-    except _AliasError as exc:
+    except _yaml.AliasError as exc:
         errors.append(CatalogueError(
             str(exc.problem), path=where, line=_mark_line(exc),
             hint="write the value out in full instead of &anchor / *alias"))
@@ -334,47 +347,17 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
             f"expected a mapping at the top, found {type(data).__name__}", path=where, line=1,
             hint="a case file is a YAML mapping with id, title, ruleset, rules, ..."))
         return None
-    problems = sorted(_schemas.validator("schemas", schema_name).iter_errors(data),
-                      key=lambda e: list(e.path))
+    problems = _schemas.errors(data, "schemas", schema_name)
     for err in problems:
         errors.append(CatalogueError(
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
-            path=where, line=_line(nodes, list(err.path)),
+            path=where, line=lines.line(list(err.path)),
             hint=_schema_hint(err, schema_name)))
-    return None if problems else (data, nodes)
-
-
-class _AliasError(yaml.composer.ComposerError):
-    pass
-
-
-class _PlainLoader(yaml.SafeLoader):
-    """The safe loader, minus anchors and aliases.
-
-    Cases are plain data; aliases only make "billion laughs" documents and
-    shared mutable structure possible.
-    """
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise _AliasError(None, None, "aliases (*name) are not allowed", event.start_mark)
-        return super().compose_node(parent, index)
-
-
-def _parse(text: str) -> tuple[yaml.Node | None, Any]:
-    """Parse once: the node tree (for line numbers) and the plain data."""
-    loader = _PlainLoader(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return node, data
+    return None if problems else (data, lines)
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
-    if err.validator == "additionalProperties":
+    if err.validator == "additionalProperties" and isinstance(err.schema, dict):
         allowed = sorted(err.schema.get("properties", {}))
         return f"remove the unknown key; allowed here: {', '.join(allowed)}"
     if err.validator == "required":
@@ -387,25 +370,3 @@ def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
 def _mark_line(exc: Exception) -> int | None:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     return mark.line + 1 if mark is not None else None
-
-
-def _line(node: yaml.Node | None, path: list[Any]) -> int | None:
-    """1-based line of the YAML node at ``path`` (or of its nearest ancestor)."""
-    best = node.start_mark.line + 1 if node is not None else None
-    for key in path:
-        if isinstance(node, yaml.MappingNode):
-            found = None
-            for k, v in node.value:
-                if k.value == key:
-                    found = v if not isinstance(v, yaml.ScalarNode) else k
-                    best = k.start_mark.line + 1
-                    break
-            node = found
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-            best = node.start_mark.line + 1
-        else:
-            break
-        if node is None:
-            break
-    return best

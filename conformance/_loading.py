@@ -18,16 +18,8 @@ import shlex
 import traceback
 from typing import Any
 
-from conformance._engine import (
-    Engine,
-    EngineCrashed,
-    EngineFault,
-    ProtocolViolation,
-    Unsupported,
-    check_act_reply,
-    check_hello,
-    check_observation,
-)
+from conformance import _protocol
+from conformance._engine import Engine, EngineCrashed, EngineFault, ProtocolViolation, Unsupported
 from conformance._errors import UsageError
 
 SPEC_HELP = (
@@ -118,7 +110,7 @@ class InProcessEngine:
 
     def hello(self) -> dict[str, Any]:
         engine = self._get()
-        return check_hello(self._call(engine.hello))
+        return _protocol.check_answer("hello", self._call(engine.hello))
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         engine = self._get()
@@ -126,11 +118,11 @@ class InProcessEngine:
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         engine = self._get()
-        return check_act_reply(self._call(engine.act, action))
+        return _protocol.check_answer("act", self._call(engine.act, action))
 
     def observe(self) -> dict[str, Any]:
         engine = self._get()
-        return check_observation(self._call(engine.observe))
+        return _protocol.check_answer("observe", self._call(engine.observe))
 
     def close(self) -> None:
         if self._engine is not None:

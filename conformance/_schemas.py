@@ -1,19 +1,33 @@
-"""The JSON Schemas shipped as package data, each read and compiled once.
+"""The JSON Schemas shipped as package data: the only validators, fast and slow.
 
 Case files, rule indexes, report.json, protocol messages and ruleset
 vocabularies are all described by schemas under ``conformance/``; this is the
 one place that finds them (with importlib.resources, so an installed package
 works) and builds their validators.
+
+Validate fast, explain slowly: `check` is a schema compiled to Python by
+fastjsonschema (a few µs per message), used on every message and file;
+`validator` is the full jsonschema validator, imported and built only to word
+the error once a check has failed.  Both read the same schema, and
+tests/test_schemas.py holds them to the same verdicts.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+from conformance import _compiled
+
+if TYPE_CHECKING:
+    import jsonschema
+
+Check = Callable[[Any], bool]
 
 
 @cache
@@ -23,9 +37,127 @@ def load(*parts: str) -> dict[str, Any]:
 
 
 @cache
-def validator(*parts: str, entry: str | None = None) -> jsonschema.protocols.Validator:
-    """A compiled validator for that schema, or for its ``$defs/<entry>``."""
+def _by_id() -> dict[str, dict[str, Any]]:
+    """Every schema under ``conformance/schemas/`` by its ``$id``, for ``$ref`` across files."""
+    found: dict[str, dict[str, Any]] = {}
+    folder = resources.files("conformance").joinpath("schemas")
+    pending: list[tuple[Any, tuple[str, ...]]] = [(folder, ("schemas",))]
+    while pending:
+        here, parts = pending.pop()
+        for entry in here.iterdir():
+            if entry.is_dir():
+                pending.append((entry, (*parts, entry.name)))
+            elif entry.name.endswith(".json"):
+                schema = load(*parts, entry.name)
+                found[schema["$id"]] = schema
+    return found
+
+
+# What every check's schema may reference: walked and hashed once per process.
+@cache
+def _library_digest() -> str:
+    return hashlib.sha256(json.dumps(sorted(_by_id().items())).encode()).hexdigest()
+
+
+@cache
+def _library_fast() -> bool:
+    return all(_compiled.fast_enough(schema) for schema in _by_id().values())
+
+
+@cache
+def _library_confusable() -> bool:
+    return any(_compiled.confusable(schema) for schema in _by_id().values())
+
+
+def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
+    return schema if entry is None else {**schema, "$ref": f"#/$defs/{entry}"}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Prepared:
+    """One schema file as the compiler gets it, and what was learnt walking it once."""
+
+    form: dict[str, Any]     # `_for_compiler` of the file
+    digest: str              # of the file's content, for the cache key
+    fast: bool               # every keyword is one we compile
+    confusable: bool         # see `_confusable`
+
+
+@cache
+def _prepared(*parts: str) -> _Prepared:
     schema = load(*parts)
-    if entry is not None:
-        schema = {**schema, "$ref": f"#/$defs/{entry}"}
-    return jsonschema.validators.validator_for(schema)(schema)
+    return _Prepared(
+        form=_compiled.for_compiler(schema),
+        digest=hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest(),
+        fast=_compiled.fast_enough(schema) and _library_fast(),
+        confusable=_compiled.confusable(schema) or _library_confusable())
+
+
+@cache
+def check(*parts: str, entry: str | None = None) -> Check:
+    """A compiled check for that schema (or its ``$defs/<entry>``): True when valid."""
+    prepared = _prepared(*parts)
+    if not prepared.fast:
+        full = validator(*parts, entry=entry)
+        return full.is_valid
+    import fastjsonschema
+
+    form = prepared.form if entry is None else _compiled.rewrite(
+        {**prepared.form, "$ref": f"#/$defs/{entry}"})
+    compiled = _compiled.compile_check(form, f"{prepared.digest} {entry}", _by_id(),
+                                       _library_digest())
+    invalid = fastjsonschema.JsonSchemaException
+    # The compiled code compares enum and const with ==, where True == 1;
+    # jsonschema does not.  `_compiled.for_compiler` guards plain values; where a
+    # schema has a rarer shape, a bool in the input is the full validator's call.
+    recheck = _lazy_full(parts, entry) if prepared.confusable else None
+
+    def is_valid(value: Any) -> bool:
+        try:
+            compiled(value)
+        except invalid:
+            return False
+        return recheck is None or not _compiled.has_bool(value) or recheck(value)
+
+    return is_valid
+
+
+def _lazy_full(parts: tuple[str, ...], entry: str | None) -> Check:
+    def is_valid(value: Any) -> bool:
+        return validator(*parts, entry=entry).is_valid(value)
+    return is_valid
+
+
+@cache
+def validator(*parts: str, entry: str | None = None) -> jsonschema.protocols.Validator:
+    """The full validator for that schema (or its ``$defs/<entry>``), to explain errors."""
+    import jsonschema
+    from referencing import Registry, Resource
+
+    schema = _rooted(load(*parts), entry)
+    # Schemas $ref each other by relative URL ("common.json#/$defs/seq"):
+    # resolve those from the files shipped here, never over the network.
+    registry: Registry[Any] = Registry().with_resources(
+        (uri, Resource.from_contents(found)) for uri, found in _by_id().items())
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+def errors(value: Any, *parts: str, entry: str | None = None) -> list[jsonschema.ValidationError]:
+    """Every way ``value`` breaks the schema; empty (and cheap) when it is valid."""
+    if check(*parts, entry=entry)(value):
+        return []
+    return sorted(validator(*parts, entry=entry).iter_errors(value),
+                  key=lambda e: [str(p) for p in e.path])
+
+
+def best_error(value: Any, *parts: str, entry: str | None = None
+               ) -> jsonschema.ValidationError | None:
+    """The one error that best explains why ``value`` is invalid; None when it is valid."""
+    if check(*parts, entry=entry)(value):
+        return None
+    from jsonschema.exceptions import best_match
+
+    return best_match(validator(*parts, entry=entry).iter_errors(value))
+
+

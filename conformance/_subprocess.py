@@ -3,16 +3,18 @@
 One long-lived child process per engine per run (docs/protocol.md).  The
 harness must survive whatever the child does, so:
 
-* every read has a deadline: a reader thread feeds a queue and the caller
-  waits on the queue, never on the pipe; writes go through a writer thread
-  so a child that stops reading cannot block us either;
-* stderr is drained continuously by a third thread into a bounded tail, so
-  a flood cannot fill the pipe and stall the child;
+* every read and write has a deadline: stdin and stdout are non-blocking
+  pipes watched with a selector in the calling thread (no thread hop per
+  message), so neither a silent child nor one that stops reading blocks us;
+* stderr is drained continuously by a thread into a bounded tail, so a flood
+  cannot fill the pipe and stall the child;
 * on any fault (timeout, crash, garbage, wrong seq, oversized line, schema
   mismatch) the whole process group is killed, the fault is raised as an
   `EngineFault` subclass carrying the stderr tail, and the next ``start()``
-  starts a fresh process and redoes the handshake.  A killed process's queue
-  dies with it, so a late answer can never be read as the current one.
+  starts a fresh process and redoes the handshake.  A killed process's pipes
+  die with it, so a late answer can never be read as the current one.
+
+The selector needs POSIX pipes; on Windows run the suite under WSL.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
+import selectors
 import shlex
 import signal
 import subprocess
 import threading
+import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -39,9 +42,6 @@ from conformance._engine import (
     EngineTimeout,
     ProtocolViolation,
     Unsupported,
-    check_act_reply,
-    check_hello,
-    check_observation,
 )
 from conformance._errors import UsageError
 
@@ -109,6 +109,7 @@ class SubprocessEngine:
         self._last_fault = ""
         self._startup_failures = 0
         self._closed = False
+        self._state: dict[str, Any] | None = None  # what the last act said observe would
 
     # -- the Engine protocol ---------------------------------------------------------
 
@@ -120,14 +121,28 @@ class SubprocessEngine:
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         """Begin a game; (re)starts the process first if an earlier fault killed it."""
+        self._state = None
         self._ensure_running()
         self._request("start", {"ruleset": ruleset, "setup": setup})
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        return check_act_reply(self._request("act", {"action": action}))
+        """One action; the state after it rides along when the engine offers that."""
+        self._state = None
+        fields: dict[str, Any] = {"action": action}
+        if self._observe_in_act:
+            fields["observe"] = True
+        reply = self._request("act", fields)
+        self._state = reply.get("state")
+        answer: dict[str, Any] = _protocol.normalize("act", reply)
+        return answer
 
     def observe(self) -> dict[str, Any]:
-        return check_observation(self._request("observe", {}))
+        """The state: the one the last act brought along, else asked for."""
+        state, self._state = self._state, None
+        if state is not None:
+            return state
+        observed: dict[str, Any] = self._request("observe", {})
+        return observed
 
     def close(self) -> None:
         """Send ``stop``, give the engine `STOP_GRACE` seconds, then kill. Never hangs."""
@@ -194,7 +209,12 @@ class SubprocessEngine:
 
     def _handshake(self) -> None:
         info = self._request("hello", {"protocol": PROTOCOL_VERSION}, self._startup_timeout)
-        self._info = check_hello(info)
+        self._info = _protocol.normalize("hello", info)
+
+    @property
+    def _observe_in_act(self) -> bool:
+        return bool(self._info and self._info["capabilities"].get(_protocol.OBSERVE_IN_ACT)
+                    is True)
 
     def _request(self, cmd: str, fields: dict[str, Any], timeout: float | None = None) -> Any:
         """Send one request and return the ``ok`` result of its validated reply."""
@@ -211,7 +231,13 @@ class SubprocessEngine:
         self._check_quiet(child)
         seq = self._next_seq()
         where = f"{cmd} (seq {seq})"
-        child.send(encode_request(seq, cmd, fields))
+        if not child.send(encode_request(seq, cmd, fields), timeout or self._timeout):
+            self._fault(
+                EngineTimeout,
+                f"did not answer {where}: it stopped reading its stdin for "
+                f"{timeout or self._timeout:g} s; check that it reads one request line at a "
+                "time, or raise the timeout (--timeout)",
+            )
         reply = self._read_reply(child, cmd, seq, timeout or self._timeout)
         if "ok" in reply:
             return reply["ok"]
@@ -228,9 +254,8 @@ class SubprocessEngine:
 
     def _read_reply(self, child: _Child, cmd: str, seq: int, timeout: float) -> dict[str, Any]:
         where = f"{cmd} (seq {seq})"
-        try:
-            kind, data = child.lines.get(timeout=timeout)
-        except queue.Empty:
+        kind, data = child.read_line(timeout)
+        if kind == "timeout":
             self._fault(
                 EngineTimeout,
                 f"did not answer {where} within {timeout:g} s; check that it writes exactly "
@@ -308,10 +333,9 @@ class SubprocessEngine:
             )
 
     def _check_quiet(self, child: _Child) -> None:
-        """Between requests the child must be silent: anything queued is a fault."""
-        try:
-            kind, data = child.lines.get_nowait()
-        except queue.Empty:
+        """Between requests the child must be silent: anything it wrote is a fault."""
+        kind, data = child.read_line(0.0)
+        if kind == "timeout":
             return
         after = f"after seq {self._seq}"
         if kind == "eof":
@@ -325,6 +349,7 @@ class SubprocessEngine:
     def _fault(self, cls: type[EngineFault], what: str, *, detail: str = "") -> NoReturn:
         """Kill the child and raise ``cls``; the next start() will spawn a new one."""
         child, self._child = self._child, None
+        self._state = None
         stderr = ""
         if child is not None:
             child.kill()
@@ -360,24 +385,32 @@ def encode_request(seq: int, cmd: str, fields: dict[str, Any]) -> bytes:
 
 
 class _Child:
-    """One child process and the three threads that keep its pipes moving."""
+    """One child process: its stdin and stdout driven by a selector, stderr by a thread."""
 
     def __init__(self, proc: subprocess.Popen[bytes], max_reply: int, stderr_limit: int) -> None:
         self.proc = proc
-        self.lines: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self.stderr = _Tail(stderr_limit)
-        self._outbox: queue.Queue[bytes | None] = queue.Queue()
-        self._threads = [
-            _thread(_read_lines, proc.stdout, self.lines, max_reply),
-            _thread(_drain, proc.stderr, self.stderr),
-            _thread(_write_lines, proc.stdin, self._outbox),
-        ]
+        assert proc.stdin is not None and proc.stdout is not None
+        self._stdin, self._stdout = proc.stdin.fileno(), proc.stdout.fileno()
+        os.set_blocking(self._stdin, False)
+        os.set_blocking(self._stdout, False)
+        self._readable = selectors.DefaultSelector()
+        self._readable.register(self._stdout, selectors.EVENT_READ)
+        self._writable = selectors.DefaultSelector()
+        self._writable.register(self._stdin, selectors.EVENT_WRITE)
+        self._max_reply = max_reply
+        self._buffer = bytearray()
+        self._eof = False
+        self._stderr_thread = _thread(_drain, proc.stderr, self.stderr)
         # If the owner forgets close(), do not leave a process behind.
         self._finalizer = weakref.finalize(self, _kill_group, proc)
 
     @classmethod
     def spawn(cls, argv: list[str], cwd: Any, env: dict[str, str] | None,
               preexec: Callable[[], None] | None, max_reply: int, stderr_limit: int) -> _Child:
+        if not _POSIX:
+            raise UsageError("the subprocess adapter needs POSIX pipes (select on a pipe); "
+                             "on Windows, run the suite under WSL")
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -386,11 +419,56 @@ class _Child:
             # (sh, npx, cargo run, a JVM launcher) started.
             start_new_session=_POSIX,
             preexec_fn=preexec,  # only for memory_limit_mb; see _memory_limiter
+            bufsize=0,
         )
         return cls(proc, max_reply, stderr_limit)
 
-    def send(self, line: bytes) -> None:
-        self._outbox.put(line)
+    def send(self, line: bytes, timeout: float) -> bool:
+        """Write one request; False if the child stopped reading for ``timeout`` seconds.
+
+        A child that has exited is not an error here: reading its reply says how it ended.
+        """
+        deadline = time.monotonic() + timeout
+        view = memoryview(line)
+        while view:
+            try:
+                view = view[os.write(self._stdin, view):]
+            except BlockingIOError:
+                if not self._writable.select(max(deadline - time.monotonic(), 0.0)):
+                    return False
+            except OSError:  # EPIPE: gone, or stdin already closed
+                return True
+        return True
+
+    def read_line(self, timeout: float) -> tuple[str, bytes]:
+        """The next stdout line as ``("line", bytes)``, or why there is none.
+
+        ``("eof", partial)`` when stdout closed, ``("too-long", start)`` for a
+        line over the limit, ``("timeout", b"")`` when nothing came in time.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            end = self._buffer.find(b"\n", 0, self._max_reply + 1)
+            if end >= 0:
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                return "line", line
+            if len(self._buffer) > self._max_reply:
+                return "too-long", bytes(self._buffer[:_SHOW])
+            if self._eof:
+                return "eof", bytes(self._buffer)
+            try:
+                chunk = os.read(self._stdout, _READ_CHUNK)
+            except BlockingIOError:
+                if not self._readable.select(max(deadline - time.monotonic(), 0.0)):
+                    return "timeout", b""
+                continue
+            except OSError:
+                chunk = b""
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
 
     def exit_status(self) -> str:
         """How the process ended, waiting at most `KILL_WAIT` for it to do so."""
@@ -412,13 +490,20 @@ class _Child:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(KILL_WAIT)
         self._finalizer.detach()  # done: a later kill could hit a reused pid
-        self._outbox.put(None)
-        self._threads[1].join(STDERR_SETTLE)
+        self._stderr_thread.join(STDERR_SETTLE)
+        self._readable.close()
+        self._writable.close()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
 
     def stop(self, stop_line: bytes, grace: float) -> None:
         """Ask politely (``stop``, then EOF on stdin), then kill."""
-        self.send(stop_line)
-        self._outbox.put(None)
+        self.send(stop_line, grace)
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(grace)
         self.kill()
@@ -458,48 +543,15 @@ def _thread(target: Callable[..., None], *args: Any) -> threading.Thread:
     return thread
 
 
-def _read_lines(stream: Any, lines: queue.Queue[tuple[str, bytes]], limit: int) -> None:
-    """Reader thread: queue each stdout line; stop at EOF or at an oversized line."""
-    try:
-        while True:
-            line = stream.readline(limit + 1)  # +1: the newline does not count
-            if line.endswith(b"\n"):
-                lines.put(("line", line))
-            elif len(line) > limit:
-                lines.put(("too-long", line[:_SHOW]))
-                return
-            else:  # EOF, possibly after half a line
-                lines.put(("eof", line))
-                return
-    except (OSError, ValueError):
-        lines.put(("eof", b""))
-    finally:
-        with contextlib.suppress(OSError):
-            stream.close()
-
-
 def _drain(stream: Any, tail: _Tail) -> None:
     """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
     try:
-        while chunk := stream.read1(_READ_CHUNK):
+        while chunk := stream.read(_READ_CHUNK):  # unbuffered: one read(2), what is there
             tail.add(chunk)
     except (OSError, ValueError):
         pass
     finally:
         with contextlib.suppress(OSError):
-            stream.close()
-
-
-def _write_lines(stream: Any, outbox: queue.Queue[bytes | None]) -> None:
-    """Writer thread: a child that stops reading stalls this thread, not the harness."""
-    try:
-        while (line := outbox.get()) is not None:
-            stream.write(line)
-            stream.flush()
-    except (OSError, ValueError):
-        pass  # the child is gone; the reader thread reports how
-    finally:
-        with contextlib.suppress(OSError, ValueError):
             stream.close()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,10 +10,14 @@ from toy import CASE_ADD, write_catalogue
 
 from conformance._catalogue import load_catalogue
 
+# many generated documents: the slow layer
+pytestmark = pytest.mark.slow
+
 TOKENS = ["id:", "rules:", "steps:", "- ", "{", "}", "[", "]", ": ", "\n", "  ", "&a ", "*a",
           "!!python/object:os.system", "!!binary ", "'", '"', "#", "---\n", "...\n", "? ",
           "toy/R-1", "toy/x/y", "do:", "expect:", "\t", "\x00", "\ufeff", "%YAML 1.1\n", "|\n"]
 
+pytestmark = pytest.mark.slow
 yamlish = st.lists(st.sampled_from(TOKENS) | st.text(max_size=8), max_size=40).map("".join)
 
 KEYS = st.sampled_from(["id", "title", "ruleset", "rules", "source", "setup", "steps", "do",

@@ -18,6 +18,9 @@ from conformance._mutation import list_mutants, run_mutants
 from conformance._settings import get_profile
 from conformance.report import validate_report
 
+# whole certifications and every mutant: the slow layer
+pytestmark = pytest.mark.slow
+
 SERVER = "cmd:" + shlex.join([sys.executable, "-m", "reference_engine.serve"])
 
 

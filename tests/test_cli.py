@@ -1,7 +1,15 @@
-"""The command line end to end, on the toy catalogue, in a child process like a user's."""
+"""The command line end to end, on the toy catalogue.
+
+Most tests call `main([...])` in-process, capturing what a user would see
+(fast layer); those that need signals or real processes start a child
+process like a user's shell and are marked slow.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import io
 import json
 import os
 import signal
@@ -13,13 +21,36 @@ from pathlib import Path
 import pytest
 from toy import write_catalogue
 
+from conformance._cli import main
+
 HERE = Path(__file__).parent
 ENV = {**os.environ, "PYTHONPATH": str(HERE)}
 
 
-def conformance(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "conformance", *map(str, args)],
-                          capture_output=True, text=True, env=ENV, cwd=cwd, timeout=120)
+@dataclasses.dataclass
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def conformance(*args, cwd=None) -> Ran:
+    """``conformance ARGS`` in-process: exit status and output, as a child process gives them."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own handler
+    here = Path.cwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as exc:  # argparse exits on bad usage
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(here)
+        signal.signal(signal.SIGTERM, sigterm)
+    return Ran(code, stdout.getvalue(), stderr.getvalue())
 
 
 @pytest.fixture
@@ -120,6 +151,7 @@ def wait_for_progress(child, marks: int, timeout: float = 30.0) -> None:
             seen += char
 
 
+@pytest.mark.slow
 def test_sigterm_writes_partial_report_and_exits_130(tmp_path, cases):
     out = tmp_path / "out"
     child = subprocess.Popen(
@@ -164,6 +196,7 @@ def _processes_mentioning(marker: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the engine")
 def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
     marker = str(tmp_path / "hang-engine.log")

@@ -19,6 +19,9 @@ from conformance._runner import STDERR_KEEP, Selection
 from conformance._settings import get_profile
 from conformance.report import render, validate_report, write_reports
 
+# real (misbehaving) processes: the slow layer
+pytestmark = pytest.mark.slow
+
 ENGINES = Path(__file__).parent / "engines"
 TIMEOUT = 0.5
 # four Vision cases, named so the catalogue growing does not change the count,

@@ -24,6 +24,9 @@ from conformance import (
 )
 from conformance._subprocess import STOP_GRACE, SubprocessEngine
 
+# real (misbehaving) processes: the slow layer
+pytestmark = pytest.mark.slow
+
 ENGINES = Path(__file__).parent / "engines"
 TIMEOUT = 0.5          # per reply
 STARTUP = 1.0          # process start + hello, for engines that fault there

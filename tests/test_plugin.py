@@ -1,4 +1,8 @@
-"""The pytest plugin, exercised with pytester on the toy catalogue and toy engines."""
+"""The pytest plugin, exercised with pytester on the toy catalogue and toy engines.
+
+The runs are in-process (`pytester.runpytest`), which is fast; the plugin's
+entry point is proven in a child process once, in the inertness test.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ def toy_importable(monkeypatch):
 
 def run_pytest(pytester, spec, *extra):
     root = write_catalogue(pytester.path / "cases")
-    return pytester.runpytest_subprocess(
+    return pytester.runpytest(
         "-p", "no:cacheprovider", "--engine", spec, "--conformance-cases", str(root), *extra)
 
 
@@ -76,7 +80,10 @@ def test_report_files_from_a_pytest_run(pytester):
     assert (out / "junit.xml").is_file() and (out / "report.html").is_file()
 
 
+@pytest.mark.slow
 def test_invalid_catalogue_is_a_usage_error(pytester):
+    # a child process: in-process, pytest reports a UsageError raised while
+    # configuring as an internal error, which is not what a user sees
     root = write_catalogue(pytester.path / "cases")
     (root / "toy" / "broken.yaml").write_text("id: [\n")
     result = pytester.runpytest_subprocess("--engine", "python:toy:ToyEngine",

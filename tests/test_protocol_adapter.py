@@ -21,6 +21,9 @@ from conformance._errors import UsageError
 from conformance._protocol import problem
 from conformance._subprocess import SubprocessEngine
 
+# real engine processes: the slow layer
+pytestmark = pytest.mark.slow
+
 ENGINES = Path(__file__).parent / "engines"
 
 

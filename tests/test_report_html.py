@@ -142,6 +142,7 @@ def test_long_stderr_is_bounded() -> None:
     assert "last line" in text and "earlier characters in report.json" in text
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.text())
 def test_any_engine_text_is_inert(text: str) -> None:

@@ -127,6 +127,7 @@ def test_long_stderr_is_bounded() -> None:
     assert len(stderr) < 17_000 and stderr.endswith("the end")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.text())
 def test_any_engine_text_gives_parseable_xml(text: str) -> None:

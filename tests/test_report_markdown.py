@@ -205,6 +205,7 @@ def test_long_messages_are_cut() -> None:
     assert "more characters in report.json" in md
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_inline_text_is_one_line_with_every_special_escaped(text: str) -> None:
@@ -213,6 +214,7 @@ def test_inline_text_is_one_line_with_every_special_escaped(text: str) -> None:
     assert unescaped(out, "|`<>[]*_~&$") == []
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from("`~ \nab|")))
 def test_a_fence_gives_back_exactly_its_content(text: str) -> None:

@@ -128,6 +128,7 @@ def test_the_catalogue_uses_every_action_and_instruction():
 
 # -- 3. the property strategies ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prop", PROPERTIES, ids=[p.id for p in PROPERTIES])
 @settings(max_examples=30, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,

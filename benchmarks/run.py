@@ -1,0 +1,299 @@
+"""Print the speed table of issue 8: each row measured vs its target.
+
+    python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest] [--main]
+
+A script, not timed tests: a shared CI machine would make timed assertions
+flake.  A shared machine is also noisy, so every ratio is the median over
+``--pairs`` *interleaved pairs* (A then B, then B then A, ...), and every
+absolute time the median of as many runs; best-of-N would hide the noise.
+``--pytest`` also times ``pytest -m "not slow"`` against the full suite, and
+``--main`` the README's main command (minutes each).  Rows that belong to
+work not done yet print as not measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+SERVER = f"cmd:{shlex.join([PYTHON, '-m', 'reference_engine.serve'])}"
+Timed = Callable[[], float]
+
+
+def clock(fn: Callable[[], Any]) -> float:
+    began = time.perf_counter()
+    fn()
+    return time.perf_counter() - began
+
+
+def cpu(fn: Callable[[], Any]) -> float:
+    """CPU seconds of this process and of the children it reaped while ``fn`` ran.
+
+    Unlike wall time, this leaves out the time spent waiting for a CPU that
+    other work on a shared machine holds, so it measures the work itself.
+    """
+    def total() -> float:
+        child = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + child.ru_utime + child.ru_stime
+    began = total()
+    fn()
+    return total() - began
+
+
+def paired(pairs: int, a: Timed, b: Timed) -> tuple[float, float, float]:
+    """Median of a, median of b and median of the per-pair ratio a/b, interleaved."""
+    ta, tb, ratios = [], [], []
+    for i in range(pairs):
+        if i % 2:
+            y = b()
+            x = a()
+        else:
+            x = a()
+            y = b()
+        ta.append(x)
+        tb.append(y)
+        ratios.append(x / y)
+    return statistics.median(ta), statistics.median(tb), statistics.median(ratios)
+
+
+#: Fresh interpreters run as on a user's machine: with bytecode caching (in a
+#: private folder, so no shared site-packages is written), whatever this
+#: shell's PYTHONDONTWRITEBYTECODE says; otherwise every import recompiles.
+FRESH_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+FRESH_ENV["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "conformance-bench-pyc")
+
+
+def fresh_python(code: str, *args: str, cwd: Path = ROOT) -> float:
+    """Wall time of a fresh interpreter running ``code`` (process start included)."""
+    return clock(lambda: subprocess.run([PYTHON, *args, "-c", code], cwd=cwd, check=True,
+                                        stdout=subprocess.DEVNULL, env=FRESH_ENV))
+
+
+def reported(code: str) -> float:
+    """A time a fresh interpreter measures itself and prints (cold caches, no start-up)."""
+    out = subprocess.run([PYTHON, "-c", code], cwd=ROOT, check=True, capture_output=True,
+                         text=True, env=FRESH_ENV).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def import_time(module: str, after: str = "") -> float:
+    """Seconds a fresh interpreter spends importing ``module`` and what it pulls in
+    (``python -X importtime``), once ``after`` (a module) is already imported."""
+    code = f"import {after}; import {module}" if after else f"import {module}"
+    err = subprocess.run([PYTHON, "-X", "importtime", "-c", code], cwd=ROOT,
+                         check=True, capture_output=True, text=True, env=FRESH_ENV).stderr
+    for line in err.splitlines():
+        fields = [f.strip() for f in line.removeprefix("import time:").split("|")]
+        if len(fields) == 3 and fields[2] == module:
+            return int(fields[1]) / 1e6
+    raise SystemExit(f"python -X importtime did not report {module}")
+
+
+class Harness:
+    """The catalogue, loaded once, and the runs the table compares."""
+
+    def __init__(self, profile_name: str) -> None:
+        from conformance._catalogue import load_catalogue
+        from conformance._settings import get_profile
+
+        self.catalogue = load_catalogue(ROOT / "cases")
+        self.profile = get_profile(profile_name)
+        self.requests = 0
+
+    def bare(self, meter: Callable[[Callable[[], Any]], float] = clock) -> float:
+        """The catalogue's requests fed straight to the reference engine object."""
+        import reference_engine
+        from conformance._matching import needs_state
+
+        def go() -> None:
+            engine = reference_engine.create_engine()
+            requests = 0
+            for case in self.catalogue.cases:
+                engine.start(case.ruleset, case.setup)
+                requests += 1
+                for step in case.steps:
+                    engine.act(step["do"])
+                    requests += 1
+                    if needs_state(step.get("expect", {})):
+                        engine.observe()
+                        requests += 1
+            self.requests = requests
+        return meter(go)
+
+    def run(self, spec: str, *, cases: bool, properties: bool,
+            meter: Callable[[Callable[[], Any]], float] = clock) -> float:
+        from conformance._loading import load_engine
+        from conformance._runner import Runner, Selection
+
+        def go() -> None:
+            engine = load_engine(spec, timeout=self.profile.timeout)
+            try:
+                runner = Runner(self.catalogue, engine, spec, self.profile,
+                                Selection(cases=cases, properties=properties),
+                                reference=lambda: load_engine("reference"))
+                bad = [r.id for r in runner.results() if r.status != "pass"]
+                if bad:
+                    raise SystemExit(f"benchmark run is not green: {bad}")
+            finally:
+                engine.close()
+        return meter(go)
+
+    def passes(self, spec: str, passes: int,
+               meter: Callable[[Callable[[], Any]], float] = clock) -> float:
+        """Every case ``passes`` times over one engine session (one process start)."""
+        from conformance._loading import load_engine
+        from conformance._runner import Runner, Selection
+
+        def go() -> None:
+            engine = load_engine(spec, timeout=self.profile.timeout)
+            try:
+                runner = Runner(self.catalogue, engine, spec, self.profile,
+                                Selection(properties=False))
+                runner.handshake()
+                for _ in range(passes):
+                    bad = [r.id for r in map(runner.run_case, runner.cases())
+                           if r.status != "pass"]
+                    if bad:
+                        raise SystemExit(f"benchmark run is not green: {bad}")
+            finally:
+                engine.close()
+        return meter(go)
+
+    def startup(self, meter: Callable[[Callable[[], Any]], float] = clock) -> float:
+        from conformance._loading import load_engine
+
+        def go() -> None:
+            engine = load_engine(SERVER, timeout=self.profile.timeout)
+            engine.hello()
+            engine.close()
+        return meter(go)
+
+
+def row(what: str, measured: str, target: str, met: bool | None) -> tuple[str, str, str, str]:
+    verdict = {True: "met", False: "MISSED", None: "-"}[met]
+    return what, measured, target, verdict
+
+
+def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
+    n = args.pairs
+    h = Harness(args.profile)
+    if args.main:
+        with tempfile.TemporaryDirectory() as out:
+            argv = [PYTHON, "-m", "conformance", "certify", "--engine", "reference",
+                    "--mutation", "--out", out]
+            main = statistics.median(
+                clock(lambda: subprocess.run(argv, cwd=ROOT, check=True, env=FRESH_ENV,
+                                             stdout=subprocess.DEVNULL))
+                for _ in range(max(1, n // 2)))
+        rows = [row("README main command (certify --mutation), one worker", f"{main:.0f} s",
+                    "under half of 52-59 s, and parallel (item 1/5)", None)]
+    else:
+        rows = [row("README main command (certify --mutation)", "not measured (pass --main)",
+                    "under half of today, and parallel (item 1/5)", None)]
+
+    _, _, ratio = paired(max(3, n // 2),
+                         lambda: h.run(SERVER, cases=False, properties=True),
+                         lambda: h.run("reference", cases=False, properties=True))
+    rows.append(row(f"properties, subprocess / in-process ({h.profile.name})",
+                    f"{ratio:.2f}x", "<= 1.2x", ratio <= 1.2))
+
+    _, _, ratio = paired(n * 3, lambda: h.run("reference", cases=True, properties=False),
+                            h.bare)
+    rows.append(row("cases, in-process harness / bare engine", f"{ratio:.2f}x", "<= 1.3x",
+                    ratio <= 1.3))
+
+    # The marginal cost of a request: (the cases 5 times - once, over one process,
+    # so start-up and first-use costs cancel) - the bare engine, per request; in
+    # wall time and in CPU time of both processes, medians of interleaved runs
+    wall, work = [], []
+    for _ in range(n):
+        for meter, into in ((clock, wall), (cpu, work)):
+            more, once = h.passes(SERVER, 5, meter), h.passes(SERVER, 1, meter)
+            bare = sum(h.bare(meter) for _ in range(4))
+            into.append((more - once - bare) / (4 * h.requests) * 1e6)
+    wall_us, work_us = statistics.median(wall), statistics.median(work)
+    rows.append(row(f"harness overhead per subprocess request ({h.requests} requests), wall",
+                    f"{wall_us:.0f} µs", "<= 150 µs", wall_us <= 150))
+    rows.append(row("... the same in CPU time of both processes (no waiting for a CPU)",
+                    f"{work_us:.0f} µs", "<= 150 µs", work_us <= 150))
+
+    load = statistics.median(reported(
+        "import time; t = time.perf_counter(); "
+        "from conformance._catalogue import load_catalogue; c = load_catalogue('cases'); "
+        "assert not c.errors, c.errors; print(time.perf_counter() - t)") for _ in range(n))
+    rows.append(row(f"catalogue load, cold process ({len(h.catalogue.cases)} cases)",
+                    f"{load:.3f} s", "<= 0.3 s", load <= 0.3))
+
+    rows.append(row("2 workers (pytest -n 2)", "not measured yet (item 5)",
+                    ">= 1.6x on a catalogue 16 times today's", None))
+
+    fresh_python("import conformance._plugin, conformance._catalogue")  # fill the .pyc cache
+    cost = statistics.median(import_time("conformance") for _ in range(n)) * 1000
+    rows.append(row("import conformance (python -X importtime)", f"{cost:.1f} ms",
+                    "(was 118 ms)", None))
+    plugin_import = statistics.median(import_time("conformance._plugin", after="pytest")
+                                      for _ in range(n))
+    with tempfile.TemporaryDirectory() as empty:
+        Path(empty, "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+        pytest = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_nothing.py"]
+
+        def plugin(on: bool) -> Timed:
+            argv = pytest if on else [*pytest, "-p", "no:conformance"]
+            return lambda: clock(lambda: subprocess.run(argv, cwd=empty, check=True,
+                                                        stdout=subprocess.DEVNULL, env=FRESH_ENV))
+        on, off, _ = paired(n * 2, plugin(True), plugin(False))
+    cost = (on - off) * 1000
+    rows.append(row("the pytest plugin without --engine: its import (pytest already loaded)",
+                    f"{plugin_import * 1000:.1f} ms", "nothing measurable (< 5 ms)",
+                    plugin_import < 0.005))
+    rows.append(row("... a pytest run with / without the plugin (paired, noisy)",
+                    f"{cost:+.0f} ms", "within the noise", None))
+
+    if args.pytest:
+        base = [PYTHON, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
+        fast = clock(lambda: subprocess.run([*base, "-m", "not slow"], cwd=ROOT, check=True,
+                                            stdout=subprocess.DEVNULL))
+        full = clock(lambda: subprocess.run(base, cwd=ROOT, check=True,
+                                            stdout=subprocess.DEVNULL))
+        rows.append(row('pytest -m "not slow" / full suite',
+                        f"{fast:.0f} s / {full:.0f} s = {fast / full:.2f}", "< 0.33",
+                        fast / full < 0.33))
+    else:
+        rows.append(row('pytest -m "not slow" / full suite', "not measured (pass --pytest)",
+                        "< 0.33", None))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=7, help="interleaved pairs per row")
+    parser.add_argument("--profile", default="certify", help="profile of the property rows")
+    parser.add_argument("--pytest", action="store_true", help="also time the test suite")
+    parser.add_argument("--main", action="store_true",
+                        help="also time the README's main command (about a minute a run)")
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    rows = measure(args)
+    print(f"median of {args.pairs} interleaved pairs, profile {args.profile}, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end; "
+          "fresh processes with bytecode caching\n")
+    head = ("what", "measured", "target", "")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    for r in [head, tuple("-" * w for w in widths), *rows]:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
+
+
+if __name__ == "__main__":
+    main()

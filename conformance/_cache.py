@@ -1,0 +1,55 @@
+"""An on-disk cache of values derived from the suite's own files, like ``__pycache__``.
+
+Compiling a vocabulary schema and parsing the catalogue's YAML cost more than
+all the rest of loading a catalogue, and their inputs rarely change.  Each
+value is stored with marshal under a key that hashes everything it was made
+from, written atomically; an unreadable entry is made again, an unwritable
+folder only costs speed.  ``$CONFORMANCE_CACHE`` chooses the folder (empty:
+no cache).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+def cache_dir() -> Path | None:
+    """Where compiled schemas and parsed catalogue files are kept.
+
+    ``$CONFORMANCE_CACHE`` (empty: nowhere), else ``$XDG_CACHE_HOME/card-conformance``
+    or ``~/.cache/card-conformance``.
+    """
+    return _cache_dir(os.environ.get("CONFORMANCE_CACHE"), os.environ.get("XDG_CACHE_HOME"))
+
+
+@cache
+def _cache_dir(chosen: str | None, xdg: str | None) -> Path | None:
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    return Path(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "card-conformance")
+
+
+def cached(kind: str, key: str, make: Callable[[], Any]) -> Any:
+    """The value stored under ``kind``/``key``, else ``make()``, stored for next time.
+
+    ``make`` raising is not cached: errors are made again, and explained, every time.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return make()
+    path = folder / f"{kind}-{key[:40]}.marshal"
+    with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+        return marshal.loads(path.read_bytes())  # noqa: S302 - written by `cached` only
+    value = make()
+    with contextlib.suppress(OSError, ValueError):
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(marshal.dumps(value))
+        os.replace(partial, path)
+    return value

@@ -1,0 +1,174 @@
+"""JSON Schema 2020-12, compiled to Python by fastjsonschema, with the same meaning.
+
+fastjsonschema implements draft 7; `for_compiler` rewrites the few places
+where 2020-12 means something else (keywords beside ``$ref``; ``==`` that
+confuses True with 1 in enum and const), `fast_enough` tells which schemas
+use only keywords it compiles, and `compile_check` caches the generated code
+(`conformance._cache`).  tests/test_schemas.py compares the result with
+jsonschema on real and mutated documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from conformance import _cache
+
+#: Keywords the compiled checker implements with 2020-12 meaning.  A schema
+#: using any other validation keyword is checked by jsonschema alone (slower,
+#: never wrong): adding ``unevaluatedProperties`` to a schema cannot silently
+#: turn a check off.
+FAST_KEYWORDS = frozenset({
+    "$schema", "$id", "$ref", "$defs", "$comment", "title", "description", "examples",
+    "default", "type", "enum", "const", "properties", "required", "additionalProperties",
+    "propertyNames", "patternProperties", "minProperties", "maxProperties", "items",
+    "minItems", "maxItems", "uniqueItems", "contains", "minLength", "maxLength", "pattern",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+})
+#: Keywords whose value is a map of names to subschemas (not schemas themselves).
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs"})
+#: Keywords whose value is plain data, never a subschema.
+_DATA = frozenset({"enum", "const", "examples", "default", "required"})
+
+
+@cache
+def _own_digest() -> str:
+    """Of this module's source: a change to how schemas are compiled voids the cache."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict[str, Any]],
+                  library_digest: str) -> Callable[[Any], Any]:
+    """The schema compiled to a Python function, through an on-disk cache of code objects.
+
+    Generating and compiling the code of a ruleset vocabulary takes a few
+    hundred ms, more than loading the whole catalogue; like ``__pycache__``,
+    the code object is kept under `cache_dir`, keyed by the schemas' content
+    (``identity`` names this one, ``library_digest`` what it may reference),
+    this module's source and the versions of Python and fastjsonschema, so
+    only the first run pays.  ``library`` maps each referenced schema's ``$id``
+    to it.
+    """
+    import fastjsonschema
+
+    def fetch(uri: str) -> Any:
+        return for_compiler(library[uri.split("#")[0]])
+
+    def make() -> tuple[str, Any]:
+        handlers = {"https": fetch}
+        name = fastjsonschema.RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
+        source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
+                                                use_formats=False)
+        return name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
+
+    key = hashlib.sha256(" ".join([identity, library_digest, _own_digest(), fastjsonschema.VERSION,
+                                   sys.version]).encode()).hexdigest()
+    name, code = _cache.cached("schema", key, make)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)  # noqa: S102 - code generated here from our own schemas
+    validate: Callable[[Any], Any] = namespace[name]
+    return validate
+
+
+def has_bool(value: Any) -> bool:
+    """Whether a bool hides anywhere in ``value`` (where == confuses True and 1)."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, dict):
+        return any(has_bool(v) for v in value.values())
+    if isinstance(value, list):
+        return any(has_bool(v) for v in value)
+    return False
+
+
+def _subschemas(schema: Any) -> Iterator[Any]:
+    if not isinstance(schema, dict):
+        return
+    yield schema
+    for key, value in schema.items():
+        if key in _DATA:
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            for sub in value.values():
+                yield from _subschemas(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                yield from _subschemas(sub)
+        else:
+            yield from _subschemas(value)
+
+
+def _scalars(sub: dict[str, Any]) -> list[Any]:
+    """The values an enum or const of ``sub`` allows."""
+    return [*sub.get("enum", []), *([sub["const"]] if "const" in sub else [])]
+
+
+def _bool_guard(sub: dict[str, Any]) -> dict[str, Any] | None:
+    """What keeps ``==`` from confusing True with 1 in this enum or const, if needed."""
+    values = _scalars(sub)
+    if values and all(isinstance(v, bool) for v in values):
+        return {"type": "boolean"}
+    if any(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return {"not": {"type": "boolean"}}
+    return None
+
+
+def confusable(schema: dict[str, Any]) -> bool:
+    """Whether an enum or const mixes bools with numbers, or nests them in containers.
+
+    `_bool_guard` makes the compiled check exact for plain bool or number
+    values; these rarer shapes are left to the full validator.
+    """
+    def mixed(values: list[Any]) -> bool:
+        kinds = {isinstance(v, bool) for v in values if isinstance(v, bool | int | float)}
+        nested = any(isinstance(v, dict | list) and _has_bool_or_number(v) for v in values)
+        return len(kinds) > 1 or nested
+
+    return any(mixed(_scalars(sub)) for sub in _subschemas(schema))
+
+
+def _has_bool_or_number(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_bool_or_number(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_bool_or_number(v) for v in value)
+    return isinstance(value, bool | int | float)
+
+
+def fast_enough(schema: dict[str, Any]) -> bool:
+    """Whether every keyword of the schema is one we compile."""
+    return all(set(sub) <= FAST_KEYWORDS for sub in _subschemas(schema))
+
+
+def for_compiler(schema: Any) -> Any:
+    """The schema as fastjsonschema must get it to apply 2020-12's meaning (`_rewrite`)."""
+    if isinstance(schema, list):
+        return [for_compiler(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return rewrite({k: (v if k in _DATA else for_compiler(v)) for k, v in schema.items()})
+
+
+def rewrite(out: dict[str, Any]) -> dict[str, Any]:
+    """One subschema, its own subschemas already rewritten.
+
+    fastjsonschema follows draft 7, where ``$ref`` hides its sibling keywords;
+    in 2020-12 they all apply, which ``allOf`` says in either draft.  And a
+    bool or number in an enum or const gets the type guard `_bool_guard`.
+    """
+    keywords = set(out) - {"$ref", "$schema", "$id", "$defs", "$comment", "title",
+                           "description", "examples"}
+    if "$ref" in out and keywords:
+        out = dict(out)
+        ref = out.pop("$ref")
+        out["allOf"] = [{"$ref": ref}, *out.pop("allOf", [])]
+    guard = _bool_guard(out)
+    if guard is not None:
+        out = {**out, "allOf": [*out.get("allOf", []), guard]}
+    return out

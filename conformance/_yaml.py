@@ -1,0 +1,154 @@
+"""Reading catalogue YAML: safely, fast, with line numbers, and once per file version.
+
+* Safe loading only, and no anchors or aliases: cases are plain data, and
+  aliases only make "billion laughs" documents and shared mutable structure.
+* libyaml parses when PyYAML has it; any problem is re-read by the
+  pure-Python loader, so the error a catalogue author reads is the same
+  either way.
+* What the loader keeps of the node tree is a `Lines` table (path -> line),
+  enough to point an error at its line.
+* A parsed file is kept, as data and lines, in the suite's cache
+  (`conformance._cache`), keyed by its bytes:
+  PyYAML resolves every scalar in Python, which made parsing most of a
+  catalogue load, and an unchanged file need not be parsed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pathlib
+from functools import cache
+from typing import Any
+
+import yaml
+
+from conformance import _cache
+
+KeyPath = tuple[Any, ...]
+
+
+class AliasError(yaml.composer.ComposerError):
+    """The document uses an alias (``*name``)."""
+
+
+class Lines:
+    """1-based line numbers of a document's nodes, by path (mapping keys, list indexes)."""
+
+    def __init__(self, table: dict[KeyPath, int]) -> None:
+        self.table = table
+
+    def line(self, path: list[Any]) -> int | None:
+        """The line of the node at ``path``, or of its nearest ancestor in the document."""
+        best = self.table.get(())
+        for end in range(1, len(path) + 1):
+            found = self.table.get(tuple(path[:end]))
+            if found is None:
+                break
+            best = found
+        return best
+
+
+def parse(text: str, raw: bytes) -> tuple[Any, Lines]:
+    """The data of one YAML document and its line table.
+
+    Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
+    with the pure-Python loader's marks.
+    """
+    key = hashlib.sha256(_reader_digest().encode() + b"\0" + raw).hexdigest()
+
+    def make() -> tuple[Any, dict[KeyPath, int]]:
+        data, lines = _parse(text)
+        return data, lines.table
+
+    data, table = _cache.cached("yaml", key, make)
+    return data, Lines(table)
+
+
+@cache
+def _reader_digest() -> str:
+    """What a cached parse depends on besides the file: PyYAML, libyaml and this module."""
+    versions = f"pyyaml-{yaml.__version__} libyaml-{yaml.__with_libyaml__} "
+    return versions + hashlib.sha256(pathlib.Path(__file__).read_bytes()).hexdigest()
+
+
+class _PlainLoader(yaml.SafeLoader):
+    """The pure-Python safe loader, refusing aliases where they are."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise AliasError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+#: libyaml's parser when PyYAML was built with it (several times faster), else None.
+_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
+
+
+def _parse(text: str) -> tuple[Any, Lines]:
+    if _FastLoader is not None:
+        loader = _FastLoader(text)
+        try:
+            node = loader.get_single_node()
+            # libyaml hands an alias back as the anchored node itself: a node met
+            # twice; the Python loader then names the alias's own line
+            lines = _lines(node)
+            if lines is not None:
+                data = loader.construct_document(node) if node is not None else None
+                return data, lines
+        except (yaml.YAMLError, RecursionError):
+            pass  # explained below, by the loader whose messages the docs show
+        finally:
+            loader.dispose()
+    return parse_with(_PlainLoader, text)
+
+
+def parse_with(loader_class: Any, text: str) -> tuple[Any, Lines]:
+    """Parse with one loader class, aliases refused only if it refuses them."""
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return data, _lines(node) or Lines({})
+
+
+def _lines(root: yaml.Node | None) -> Lines | None:
+    """The line table of a node tree; None if a node is reachable twice (an alias).
+
+    A mapping entry's line is its key's, a list item's its own; the first of
+    two equal keys wins, as when the tree itself was searched.
+    """
+    table: dict[KeyPath, int] = {}
+    if root is None:
+        return Lines(table)
+    seen: set[int] = set()
+    # (node, its path, or None below a key that no path can name)
+    pending: list[tuple[yaml.Node, KeyPath | None]] = [(root, ())]
+    table[()] = root.start_mark.line + 1
+    while pending:
+        node, path = pending.pop()
+        if id(node) in seen:
+            return None
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                at = None if path is None else (*path, i)
+                if at is not None:
+                    table[at] = item.start_mark.line + 1
+                pending.append((item, at))
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if id(key) in seen:
+                    return None
+                seen.add(id(key))
+                at = None
+                if path is not None and isinstance(key, yaml.ScalarNode):
+                    at = (*path, key.value)
+                    if at in table:
+                        at = None
+                    else:
+                        table[at] = key.start_mark.line + 1
+                pending.append((value, at))
+    return Lines(table)

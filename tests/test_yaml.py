@@ -1,0 +1,81 @@
+"""Reading catalogue YAML (conformance/_yaml.py): libyaml, line numbers, the parse cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conformance import _yaml
+from conformance._catalogue import load_catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "cases").rglob("*.yaml"))
+
+DOC = """\
+id: toy/x
+rules:
+  - toy/R-1
+  - toy/R-2
+steps:
+  - do: {add: 2}
+    expect:
+      players:
+        p1: {count: 5}
+"""
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CONFORMANCE_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_libyaml_and_the_cache_read_every_catalogue_file_like_the_python_loader(path, cache):
+    raw = path.read_bytes()
+    python = _yaml.parse_with(_yaml._PlainLoader, raw.decode())
+    fresh = _yaml.parse(raw.decode(), raw)
+    again = _yaml.parse(raw.decode(), raw)
+    assert len(list(cache.iterdir())) == 1, "the second parse came from the cache"
+    for data, lines in (fresh, again):
+        assert data == python[0] and lines.table == python[1].table
+
+
+def test_lines_point_at_keys_and_list_items_and_fall_back_to_the_nearest_ancestor():
+    _, lines = _yaml.parse_with(_yaml._PlainLoader, DOC)
+    assert lines.line([]) == 1
+    assert lines.line(["rules", 1]) == 4
+    assert lines.line(["steps", 0, "expect", "players", "p1", "count"]) == 9
+    assert lines.line(["steps", 0, "expect", "cards", "t1"]) == 7  # no cards: its parent
+    assert lines.line(["nowhere", 3]) == 1
+
+
+@pytest.mark.parametrize("text", ["a: &x [1]\nb: *x\n", "a: &x 1\nb:\n  - c\n  - *x\n"])
+def test_an_alias_is_refused_at_its_own_line_every_time(text, cache):
+    for _ in range(2):
+        with pytest.raises(_yaml.AliasError) as caught:
+            _yaml.parse(text, text.encode())
+        assert caught.value.problem_mark.line + 1 == text[: text.index("*")].count("\n") + 1
+    assert not cache.exists() or not list(cache.iterdir())
+
+
+def test_an_edited_file_is_parsed_again(cache):
+    assert _yaml.parse("a: 1\n", b"a: 1\n")[0] == {"a": 1}
+    assert _yaml.parse("a: 2\n", b"a: 2\n")[0] == {"a": 2}
+
+
+def test_a_catalogue_loads_the_same_with_and_without_the_cache(monkeypatch, cache):
+    warm = [load_catalogue(ROOT / "cases") for _ in range(2)]
+    monkeypatch.setenv("CONFORMANCE_CACHE", "")
+    cold = load_catalogue(ROOT / "cases")
+    for catalogue in warm:
+        assert catalogue.cases == cold.cases and catalogue.rules == cold.rules
+        assert catalogue.digest == cold.digest and not catalogue.errors
+
+
+def test_bad_yaml_gives_the_python_loaders_message():
+    with pytest.raises(yaml.YAMLError) as caught:
+        _yaml.parse("id: [\n", b"id: [\n")
+    assert "expected" in str(caught.value)
