@@ -207,7 +207,7 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
             rules=tuple(data["rules"]), source=data["source"], notes=data.get("notes", ""),
             flags=tuple(data.get("flags", ())), setup=data["setup"], steps=tuple(data["steps"]),
             path=str(path), line=line,
-            step_lines=tuple(_line(nodes, ["steps", i, "do"]) or line
+            step_lines=tuple(lines.line(["steps", i, "do"]) or line
                              for i in range(len(data["steps"]))))
         seen[case.id] = case
         cases.append(case)
