@@ -114,6 +114,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("new", type=Path)
     p.set_defaults(func=_cmd_diff)
 
+    p = sub.add_parser("compare", help="engines side by side: rules as rows, engines as "
+                                       "columns, with a pass-rate chart (HTML and Markdown)")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
+                   help="report.json files (or folders holding one); shard reports of one "
+                        "engine are merged first")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for compare.html and compare.md")
+    p.set_defaults(func=_cmd_compare)
+
     p = sub.add_parser("mutants", help="list the reference engine's mutants, or run them "
                                        "(--run) and print which the suite kills")
     _catalogue_options(p)
@@ -320,6 +329,24 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     print(counts)
     worse = groups["regressed"] or groups["new and failing"]
     return ExitCode.FAILURES if worse else ExitCode.OK
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from conformance.report import _compare, validate_report
+
+    reports = []
+    for path in args.reports:
+        path = path / "report.json" if path.is_dir() else path
+        report = _read_report(path)
+        try:
+            validate_report(report)
+        except ConformanceError as exc:
+            raise UsageError(f"{path} is not a report.json: {exc}") from exc
+        reports.append((str(path), report))
+    written = _compare.write(_compare.compare(reports), args.out)
+    for path in written:
+        print(f"wrote {path}")
+    return ExitCode.OK
 
 
 def _cmd_mutants(args: argparse.Namespace) -> int:

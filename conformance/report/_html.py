@@ -16,8 +16,15 @@ from typing import Any
 from conformance.report import _text
 
 _CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 1rem;
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK JP",
+"Hiragino Sans","Yu Gothic","Meiryo",sans-serif;margin:0 auto;max-width:1200px;padding:0 1rem;
 color:#1f2328}
+.scroll{overflow-x:auto;max-width:100%}td{overflow-wrap:anywhere}
+.note{background:#ddf4ff;border:1px solid #54aeff;padding:.5rem}
+.sticky{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;
+padding:.3rem 0;margin:0}
+svg.chart{display:block;margin:.5rem 0}
+.status-differs .status,.status.status-differs{color:#8250df;background:#fbefff}
 h1{font-size:1.6rem}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2rem;margin-top:2rem}
 table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.2rem .5rem;
 text-align:left;vertical-align:top}th{background:#f6f8fa}
@@ -218,3 +225,19 @@ def _mutation(report: dict[str, Any]) -> list[str]:
     return [f'<section id="mutation"><h2>Mutation</h2><p>Score: {mutation["score"]:.0%} of '
             f'{len(mutation["mutants"])} mutants killed.</p>'
             f'{_table(["mutant", "ruleset", "rules", "killed", "killed by"], rows)}</section>']
+
+
+# -- shared with the comparison page (report/_compare.py) --------------------------------
+e, table, tr, status_badge = _e, _table, _row, _status
+
+
+def page(title: str, body: str) -> str:
+    """A whole self-contained page: the report's CSS and policy around ``body``."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{_e(title, 200)}</title><style>{_CSS}</style></head><body>\n"
+        + body
+        + "\n</body></html>\n"
+    )
