@@ -71,6 +71,7 @@ class Case:
     steps: tuple[dict[str, Any], ...]
     path: str
     line: int
+    step_lines: tuple[int, ...] = ()   # line of each step's `do`, for "defined at"
 
 
 @dataclasses.dataclass
@@ -194,7 +195,9 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
             id=data["id"], title=data["title"], ruleset=data["ruleset"],
             rules=tuple(data["rules"]), source=data["source"], notes=data.get("notes", ""),
             flags=tuple(data.get("flags", ())), setup=data["setup"], steps=tuple(data["steps"]),
-            path=str(path), line=line)
+            path=str(path), line=line,
+            step_lines=tuple(_line(nodes, ["steps", i, "do"]) or line
+                             for i in range(len(data["steps"]))))
         seen[case.id] = case
         cases.append(case)
 

@@ -20,11 +20,12 @@ from conformance._catalogue import Catalogue, load_catalogue
 from conformance._errors import InvalidCatalogue
 from conformance._knownfail import KnownFailures
 from conformance._loading import load_engine
-from conformance._results import Result, worst
+from conformance._results import Result
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
+from conformance._verdict import rule_status, verdict
 
-REPORT_FORMAT = "card-conformance-report/1"
+REPORT_FORMAT = "card-conformance-report/2"
 
 
 @dataclasses.dataclass
@@ -36,10 +37,29 @@ class RunConfig:
     known_failures: Path | None = None
     timeout: float | None = None          # per reply; default: the profile's
     engine_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    strict_readings: bool = False         # readings and context entries count too
+    allow_no_verdict: bool = False        # a run where nothing passed or failed exits 0
+    mutation: bool = False                # also run the reference engine's mutants
+
+
+def check_default_root(root: Path | None) -> None:
+    """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
+    not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
+    it, rather than a run of nothing."""
+    from conformance._errors import UsageError
+
+    here = Path.cwd() / "cases"
+    if root is None and here.is_dir() and not any(
+            p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
+        raise UsageError(
+            f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
+            "it was picked because it is in the current folder: pass --cases DIR "
+            "(e.g. the suite's own cases/ folder), or run from another folder")
 
 
 def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catalogue:
     """The catalogue, or `InvalidCatalogue`: never run on a half-loaded catalogue."""
+    check_default_root(root)
     catalogue = load_catalogue(root, rulesets)
     if catalogue.errors:
         raise InvalidCatalogue(catalogue.errors)
@@ -47,15 +67,20 @@ def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catal
 
 
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,
-            mutation: dict[str, Any] | None = None) -> dict[str, Any]:
+            on_start: Callable[[Catalogue], None] | None = None,
+            on_mutant: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Run everything selected; return the report dict (partial if interrupted).
 
-    ``on_result`` sees each result as it arrives (progress output).  A
-    KeyboardInterrupt (SIGINT, or SIGTERM turned into one by the CLI) stops the
-    run; the report then says ``complete: false`` and keeps every result.
+    ``on_start`` sees the catalogue before anything runs (to say which one is
+    used), ``on_result`` each result as it arrives and ``on_mutant`` each
+    mutant's row (progress output).  A KeyboardInterrupt (SIGINT, or SIGTERM
+    turned into one by the CLI) stops the run in any phase, mutation included;
+    the report then says ``complete: false`` and keeps everything recorded.
     """
     catalogue = load_valid_catalogue(config.cases_root, config.selection.rulesets)
     _check_filters(catalogue, config.selection)
+    if on_start is not None:
+        on_start(catalogue)
     known = KnownFailures.read(config.known_failures) if config.known_failures else None
     timeout = config.timeout or config.profile.timeout
     engine = load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
@@ -65,6 +90,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     began = time.perf_counter()
     results: list[Result] = []
     problems: list[dict[str, str]] = []
+    mutation: dict[str, Any] | None = None
     complete = True
     try:
         runner.handshake()
@@ -72,6 +98,12 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             results.append(result)
             if on_result is not None:
                 on_result(result)
+        if config.mutation:
+            from conformance._mutation import run_mutants
+
+            mutation = {"mutants": [], "score": 1.0}
+            run_mutants(config.cases_root, config.selection.rulesets, config.profile,
+                        into=mutation, on_mutant=on_mutant)
     except KeyboardInterrupt:
         complete = False
         problems.append({"kind": "interrupted",
@@ -83,6 +115,8 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     if known is not None:
         ids = [c.id for c in catalogue.cases] + [p.id for p in runner.properties()]
         problems += known.review(results, ids)
+    if not results and complete:
+        problems.append({"kind": "no-verdict", "message": "no case or property was selected"})
     return build_report(
         catalogue=catalogue, config=config, engine_info=runner.engine_info, results=results,
         problems=problems, complete=complete, started=started,
@@ -119,6 +153,10 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
         if r.expected_failure:
             key = "unexpected_passes" if r.status == "pass" else "expected_failures"
             summary[key] += 1
+    as_json = [r.to_json() for r in results]
+    rows = rule_rows(catalogue, as_json, config.selection, mutation, property_rules,
+                     config.strict_readings)
+    handshake = next((p["message"] for p in problems if p["kind"] == "handshake"), "")
     return {
         "format": REPORT_FORMAT,
         "complete": complete,
@@ -133,24 +171,32 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
             "seed": config.profile.seed,
             "filters": config.selection.to_json(),
             "known_failures": str(config.known_failures) if config.known_failures else None,
+            "strict_readings": config.strict_readings,
         },
         "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "duration": round(duration, 3),
+        "verdict": verdict(as_json, rows, complete=complete, handshake=handshake,
+                           strict=config.strict_readings,
+                           allow_no_verdict=config.allow_no_verdict),
         "summary": summary,
-        "results": [r.to_json() for r in results],
-        "rules": rule_rows(catalogue, results, config.selection, mutation, property_rules),
+        "results": as_json,
+        "rules": rows,
         "problems": problems,
         "mutation": mutation,
     }
 
 
-def rule_rows(catalogue: Catalogue, results: list[Result], selection: Selection,
-              mutation: dict[str, Any] | None,
-              property_rules: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """One row per rule in the index: its cases, properties, mutants and status."""
-    by_rule: dict[str, list[Result]] = {}
+def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Selection,
+              mutation: dict[str, Any] | None, property_rules: dict[str, list[str]],
+              strict: bool = False) -> list[dict[str, Any]]:
+    """One row per rule in the index: its cases, properties, mutants and status.
+
+    The status is `conformance._verdict.rule_status`: only items that count for
+    the rule decide it (never a comparison with the reference engine).
+    """
+    by_rule: dict[str, list[dict[str, Any]]] = {}
     for r in results:
-        for rule in r.rules:
+        for rule in r["rules"]:
             by_rule.setdefault(rule, []).append(r)
     mutants: dict[str, list[str]] = {}
     for m in (mutation or {}).get("mutants", []):
@@ -165,12 +211,11 @@ def rule_rows(catalogue: Catalogue, results: list[Result], selection: Selection,
         if selection.rulesets and rule.ruleset not in selection.rulesets:
             continue
         ran = by_rule.get(rule.id, [])
-        counts = {s: sum(r.status == s for r in ran) for s in ("pass", "fail", "error", "skip")}
-        status = worst([r.status for r in ran])  # a known failure is still a failure
+        counts = {s: sum(r["status"] == s for r in ran) for s in ("pass", "fail", "error", "skip")}
+        # a known failure is still a failure of its rule
+        status = rule_status(rule.kind, ran, strict) or "skip"
         if not covering.get(rule.id):
             status = "uncovered"
-        elif not ran:
-            status = "skip"
         rows.append({
             "id": rule.id, "ruleset": rule.ruleset, "ref": rule.ref, "kind": rule.kind,
             "title": rule.title,
@@ -184,14 +229,5 @@ def rule_rows(catalogue: Catalogue, results: list[Result], selection: Selection,
 
 
 def exit_status(report: dict[str, Any]) -> int:
-    """The documented exit code for a finished (or interrupted) run."""
-    from conformance._errors import ExitCode
-
-    if not report["complete"]:
-        return ExitCode.INTERRUPTED
-    failed = any(r["status"] == "fail" and not r["expected_failure"] for r in report["results"])
-    if failed or report["summary"]["unexpected_passes"]:
-        return ExitCode.FAILURES
-    if any(r["status"] == "error" and not r["expected_failure"] for r in report["results"]):
-        return ExitCode.ENGINE_ERRORS
-    return ExitCode.OK
+    """The documented exit code for a finished (or interrupted) run (`ExitCode`)."""
+    return int(report["verdict"]["exit_code"])

@@ -8,24 +8,50 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import signal
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._results import Result
 from conformance._settings import PROFILES, default_profile_name, get_profile
 
 _MARK = {"pass": ".", "fail": "F", "error": "E", "skip": "s"}
+#: Skip reasons listed in the terminal; the reports list them all.
+TOP_SKIP_REASONS = 5
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line exits 4 (`ExitCode.USAGE`) as documented."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _terminate)
+    from conformance._runner import clear_stop
+
+    clear_stop()
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # `python:` specs name modules in the current folder, as `python -m` would find them
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        # `conformance rules | head`: the reader left; end quietly, like any filter
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return ExitCode.BROKEN_PIPE
+    except KeyboardInterrupt:  # outside a run (a run writes its partial report itself)
+        print("conformance: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     except InvalidCatalogue as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         print("conformance: refusing to run on an invalid catalogue "
@@ -37,15 +63,24 @@ def main(argv: list[str] | None = None) -> int:
     except ConformanceError as exc:
         print(f"conformance: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    finally:
+        clear_stop()  # a later in-process run (tests, an API caller) starts afresh
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
-def _terminate(signum: int, frame: Any) -> None:
-    """SIGTERM ends a run like Ctrl-C: stop the engine, write a partial report."""
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGINT and SIGTERM stop a run in any phase: the runner is told (in case an
+    engine swallows the KeyboardInterrupt), the engine is stopped and a partial
+    report is written."""
+    from conformance._runner import request_stop
+
+    request_stop()
     raise KeyboardInterrupt
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="conformance",
         description="Certify a card-game rules engine, rule by rule, against the seed rulebooks.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -80,6 +115,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--mutation", action="store_true",
                        help="also run every mutant of the reference engine and add the "
                             "mutation score to the report (reference engine only)")
+        p.add_argument("--strict-readings", action="store_true",
+                       help="let items that rely on the catalogue's readings (and rules from "
+                            "outside the seed) count toward the status and exit code")
+        p.add_argument("--allow-no-verdict", action="store_true",
+                       help="exit 0 rather than 5 when nothing passed or failed (an engine "
+                            "author starting out, with every item still skipped)")
         p.add_argument("--memory-limit", type=int, metavar="MB",
                        help="address-space limit for a cmd: engine")
         p.add_argument("--max-reply-bytes", type=int, metavar="N",
@@ -154,35 +195,66 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         options["memory_limit_mb"] = args.memory_limit
     if args.max_reply_bytes:
         options["max_reply_bytes"] = args.max_reply_bytes
-    config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
-                       cases_root=args.cases, known_failures=args.known_failures,
-                       timeout=args.timeout, engine_options=options)
-    mutation = None
     if args.mutation and args.engine.split(":", 1)[0] != "reference":
         raise UsageError("--mutation measures the suite against the reference engine's mutants; "
                          "use it with --engine reference")
+    if args.out:
+        _check_out(args.out)
+    config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
+                       cases_root=args.cases, known_failures=args.known_failures,
+                       timeout=args.timeout, engine_options=options,
+                       strict_readings=args.strict_readings,
+                       allow_no_verdict=args.allow_no_verdict, mutation=args.mutation)
+    total = 0
     if args.mutation:
-        from conformance._mutation import run_mutants
+        from conformance._mutation import list_mutants
 
-        mutation = run_mutants(args.cases, args.ruleset, get_profile(args.profile))
-    progress = _Progress(quiet=args.quiet)
-    report = certify(config, on_result=progress, mutation=mutation)
+        total = len(list_mutants(args.ruleset))
+    progress = _Progress(quiet=args.quiet, mutant_total=total)
+    report = certify(config, on_result=progress, on_start=_announce,
+                     on_mutant=progress.mutant)
     progress.done()
+    _print_outcome(report)
     if args.out:
         from conformance.report import write_counterexamples, write_reports
 
-        written = write_reports(report, args.out)
+        try:
+            written = write_reports(report, args.out)
+            examples = write_counterexamples(report, args.out)
+        except OSError as exc:
+            raise UsageError(f"cannot write the reports to {args.out}: {exc}") from exc
         print(f"reports written: {', '.join(str(p) for p in written.values())}")
-        for path in write_counterexamples(report, args.out):
+        for path in examples:
             print(f"counterexample written: {path}")
-    _print_outcome(report)
     return exit_status(report)
 
 
+def _check_out(out: Path) -> None:
+    """--out must be a folder we can write, checked before anything runs."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: is a file, not a folder; name a folder for the reports")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
+                         "name a folder you can write") from None
+
+
+def _announce(catalogue: Any) -> None:
+    print(f"catalogue: {catalogue.root} {catalogue.digest} "
+          f"({len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
+
+
 class _Progress:
-    def __init__(self, quiet: bool) -> None:
+    """Dots per result, then one line per mutant with a running count."""
+
+    def __init__(self, quiet: bool, mutant_total: int = 0) -> None:
         self.quiet = quiet
         self.count = 0
+        self.mutants_done = 0
+        self.mutant_total = mutant_total
 
     def __call__(self, result: Result) -> None:
         if self.quiet:
@@ -193,45 +265,109 @@ class _Progress:
             sys.stdout.write("\n")
         sys.stdout.flush()
 
+    def mutant(self, row: dict[str, Any]) -> None:
+        self.mutants_done += 1
+        if self.quiet:
+            return
+        if self.mutants_done == 1:
+            self.done()
+        mark = "killed" if row["killed"] else "SURVIVED"
+        print(f"mutant {self.mutants_done}/{self.mutant_total} {row['name']:36} {mark:8} "
+              f"{', '.join(row['killed_by'][:2])}", flush=True)
+
     def done(self) -> None:
         if not self.quiet and self.count % 60:
             sys.stdout.write("\n")
+            self.count = 0
 
 
 def _print_outcome(report: dict[str, Any]) -> None:
-    for r in report["results"]:
-        if r["status"] not in ("fail", "error") or r["expected_failure"]:
-            continue
-        print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
-        print(f"  {r['message']}")
-        if r["location"]:
-            print(f"  defined at {r['location']}")
-        for m in r["mismatches"][:5]:
-            print(f"  {m['path']}: expected {json.dumps(m['expected'], ensure_ascii=False)[:200]}"
-                  f"\n  {' ' * len(m['path'])}  observed "
-                  f"{json.dumps(m['observed'], ensure_ascii=False)[:200]}")
-        if r["stderr"]:
-            tail = r["stderr"].strip().splitlines()[-5:]
-            print("  engine stderr (last lines):")
-            for line in tail:
-                print(f"    {line[:200]}")
-        if r["counterexample"]:
-            print("  counterexample (YAML case):")
-            for line in r["counterexample"].splitlines()[:80]:
-                print(f"    {line}")
-        print(f"  rerun: {r['rerun']}")
+    """The terminal summary: the verdict first, each failure once, then the counts."""
+    from conformance._verdict import skip_reasons
+    from conformance.report._text import differences, needs_attention
+
+    verdict = report["verdict"]
+    handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
+    for problem in handshake:
+        print(f"\nENGINE NOT CERTIFIED: {problem['message']}")
+    # an engine that never started: one cause, not one error per item
+    attention = {} if handshake else needs_attention(report)
+    attention.pop("Unexpected passes", None)  # listed among the problems, with the fix
+    for title, results in attention.items():
+        results = [r for r in results if not r["expected_failure"]]
+        if results and title not in ("Failures", "Errors"):
+            print(f"\n{title.upper()} (information, not a verdict):")
+        for r in results:
+            _print_result(r)
+    if handshake and report["results"]:
+        print(f"\nevery item ({len(report['results'])}) is an error: the engine never ran")
+    found = differences(report)
+    if found:
+        print(f"\ndiffers from the reference engine ({len(found)} item(s); "
+              "information, not a verdict):")
+        for r in found:
+            print(f"  {r['id']}: {r['message'][:200]}")
+            for m in r["mismatches"][:10]:
+                print(f"    {m['path']}: reference {_json(m['expected'])}, "
+                      f"engine {_json(m['observed'])}")
+    reasons = skip_reasons(report["results"])
+    if reasons:
+        print(f"\nskipped, by reason (top {min(len(reasons), TOP_SKIP_REASONS)} "
+              f"of {len(reasons)}):")
+        for reason, ids in reasons[:TOP_SKIP_REASONS]:
+            print(f"  {len(ids):4}  {reason[:160]}")
     for problem in report["problems"]:
-        print(f"\n{problem['kind']}: {problem['message']}")
+        if problem["kind"] != "handshake":
+            print(f"\n{problem['kind']}: {problem['message']}")
     s = report["summary"]
+    mutation = report["mutation"]
+    score = (f", mutation score {mutation['score']:.0%} of {len(mutation['mutants'])} mutants"
+             if mutation else "")
     print(f"\n{s['pass']} passed, {s['fail']} failed, {s['error']} errors, {s['skip']} skipped"
-          f" ({s['expected_failures']} known failures) in {report['duration']:.2f}s"
+          f" ({s['expected_failures']} known failures){score} in {report['duration']:.2f}s"
           f" [profile {report['settings']['profile']}]")
+    tally = verdict["rules"]
+    print(f"seed rules passed: {tally['seed']['pass']}/{tally['seed']['total']}; "
+          f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
+          f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
+          f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
+    print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): {verdict['message']}")
+
+
+def _print_result(r: dict[str, Any]) -> None:
+    print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
+    if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
+        print(f"  {r['message']}")
+    if r["location"]:
+        print(f"  defined at {r['location']}")
+    expected = "reference" if r["basis"] == "reference" else "expected"
+    for m in r["mismatches"][:10]:
+        print(f"  {m['path']}: {expected} {_json(m['expected'])}"
+              f"\n  {' ' * len(m['path'])}  observed {_json(m['observed'])}")
+    if len(r["mismatches"]) > 10:
+        print(f"  ... and {len(r['mismatches']) - 10} more in report.json")
+    if r["stderr"]:
+        tail = r["stderr"].strip().splitlines()[-5:]
+        print("  engine stderr (last lines):")
+        for line in tail:
+            print(f"    {line[:200]}")
+    if r["counterexample"]:
+        print("  counterexample (YAML case):")
+        for line in r["counterexample"].splitlines()[:80]:
+            print(f"    {line}")
+    print(f"  rerun: {r['rerun']}")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:200]
 
 
 # -- validate -------------------------------------------------------------------
 def _cmd_validate(args: argparse.Namespace) -> int:
     from conformance._catalogue import load_catalogue
+    from conformance._certify import check_default_root
 
+    check_default_root(args.cases)
     catalogue = load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:
         print(error, file=sys.stderr)
@@ -251,17 +387,26 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 # -- report / rules / failures ----------------------------------------------------
 def _read_report(path: Path) -> dict[str, Any]:
+    """A report.json, checked against the schema: a wrong file is one clear line."""
+    from conformance.report import InvalidReport, validate_report
+
     try:
-        return json.loads(path.read_text("utf-8"))
+        report = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read report {path}: {exc}") from exc
+    try:
+        validate_report(report)
+    except InvalidReport as exc:
+        first = exc.errors[0] if exc.errors else str(exc)
+        raise UsageError(f"{path} is not a report.json this version reads ({first}); "
+                         "pass the report.json a `conformance certify --out` wrote") from None
+    return report
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from conformance.report import render, validate_report
+    from conformance.report import render
 
     report = _read_report(args.report)
-    validate_report(report)
     text = render(report, args.format)
     if args.output:
         args.output.write_text(text, "utf-8")
@@ -277,10 +422,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         rows = _read_report(args.report)["rules"]
     else:
         from conformance._catalogue import load_catalogue
-        from conformance._certify import rule_rows
+        from conformance._certify import check_default_root, rule_rows
         from conformance._properties import properties_for
         from conformance._runner import Selection
 
+        check_default_root(args.cases)
         catalogue = load_catalogue(args.cases, args.ruleset)
         for error in catalogue.errors:
             print(error, file=sys.stderr)
@@ -304,19 +450,34 @@ def _cmd_failures(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    """History between runs: exit 1 when something that passed no longer does."""
+    """History between runs: exit 1 when an item the verdict rests on no longer passes.
+
+    Items that do not count in the new report (readings without
+    --strict-readings, comparisons with the reference engine) are listed as
+    information and never make the diff fail.
+    """
+    from conformance._verdict import counts, group
+
     old, new = (_read_report(p) for p in (args.old, args.new))
+    strict = new["settings"]["strict_readings"]
     before = {r["id"]: r["status"] for r in old["results"]}
     after = {r["id"]: r["status"] for r in new["results"]}
+    counted = {r["id"] for r in new["results"] if counts(r["basis"], strict)}
     bad = ("fail", "error")
-    groups = {
-        "regressed": [i for i in after if after[i] in bad and before.get(i) not in bad
-                      and i in before],
+    changed = {
+        "regressed": [i for i in after if after[i] in bad and i in before
+                      and before[i] not in bad],
         "fixed": [i for i in after if before.get(i) in bad and after[i] not in bad],
         "new and failing": [i for i in after if i not in before and after[i] in bad],
         "new": [i for i in after if i not in before and after[i] not in bad],
         "gone": [i for i in before if i not in after],
     }
+    groups: dict[str, list[str]] = {}
+    for title, ids in changed.items():
+        groups[title] = [i for i in ids if i in counted or i not in after]
+        info = [i for i in ids if i in after and i not in counted]
+        if info:
+            groups[f"{title} (information: not counted)"] = info
     for title, ids in groups.items():
         for item in sorted(ids):
             print(f"{title}: {item} ({before.get(item, '-')} -> {after.get(item, '-')})")
@@ -324,9 +485,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     for rule in new["rules"]:
         was = old_rules.get(rule["id"])
         if was is not None and was != rule["status"]:
-            print(f"rule {rule['id']}: {was} -> {rule['status']}")
-    counts = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
-    print(counts)
+            kind = "rule" if group(rule["kind"]) == "seed" else group(rule["kind"])
+            print(f"{kind} {rule['id']}: {was} -> {rule['status']}")
+    print(", ".join(f"{len(ids)} {title}" for title, ids in groups.items()))
     worse = groups["regressed"] or groups["new and failing"]
     return ExitCode.FAILURES if worse else ExitCode.OK
 

@@ -49,9 +49,11 @@ class UsageError(ConformanceError):
 class ExitCode(enum.IntEnum):
     """What `conformance` exits with.  Documented in docs/cli.md."""
 
-    OK = 0                 #: every case and property passed (or was skipped)
-    FAILURES = 1           #: at least one case or property failed
-    ENGINE_ERRORS = 2      #: no failures, but the engine errored on some case
+    OK = 0                 #: no counted item failed or errored, and some passed
+    FAILURES = 1           #: at least one counted case or property failed
+    ENGINE_ERRORS = 2      #: no failures, but the engine errored (or never started)
     INVALID_CATALOGUE = 3  #: the catalogue did not validate; nothing ran
     USAGE = 4              #: bad command line (unknown engine spec, missing file)
+    NO_VERDICT = 5         #: nothing passed or failed (all skipped, nothing selected)
+    BROKEN_PIPE = 141      #: stdout was closed early (``| head``); ended quietly
     INTERRUPTED = 130      #: SIGINT/SIGTERM; a partial report was written

@@ -41,6 +41,12 @@ def load_engine(spec: str, *, timeout: float = 10.0, **subprocess_options: Any) 
     kind, _, rest = spec.partition(":")
     if kind == "reference":
         factory = _import_factory("reference_engine:create_engine")
+        if rest:
+            import reference_engine
+
+            if rest not in reference_engine.MUTANTS:
+                raise UsageError(f"--engine {spec!r}: no mutant {rest!r}; valid mutants: "
+                                 f"{', '.join(reference_engine.MUTANTS)}")
         return InProcessEngine(lambda: factory(mutant=rest or None), spec)
     if kind == "python":
         if not rest:

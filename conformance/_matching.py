@@ -2,7 +2,9 @@
 
 Expectations are partial: a case asserts only what its ruling decides.  Dicts
 match when every expected key matches; lists element-wise with equal length;
-scalars by equality.  Events are matched by pattern (every key given equal).
+scalars by equality; ``{unordered: [...]}`` matches a list holding the same
+elements in any order (for values the rules give no order, e.g. a card's
+names).  Events are matched by pattern (every key given equal).
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from typing import Any
 from conformance._results import Mismatch
 
 _MISSING = "<missing>"
+
+#: The one key of an expected object that compares a list as a multiset.
+UNORDERED = "unordered"
 
 #: Keys of ``expect`` compared against ``observe()``.
 STATE_KEYS = ("cards", "players")
@@ -45,7 +50,10 @@ def match_step(expect: dict[str, Any], reply: dict[str, Any], state: dict[str, A
 
 
 def _match(expected: Any, observed: Any, path: str, out: list[Mismatch]) -> None:
-    if isinstance(expected, dict):
+    if isinstance(expected, dict) and set(expected) == {UNORDERED}:
+        if not _same_elements(expected[UNORDERED], observed):
+            out.append(Mismatch(path, expected, observed))
+    elif isinstance(expected, dict):
         if not isinstance(observed, dict):
             out.append(Mismatch(path, expected, observed))
             return
@@ -59,6 +67,27 @@ def _match(expected: Any, observed: Any, path: str, out: list[Mismatch]) -> None
             _match(e, o, f"{path}[{i}]", out)
     elif observed == _MISSING or not _scalar_equal(expected, observed):
         out.append(Mismatch(path, expected, observed))
+
+
+def _same_elements(expected: Any, observed: Any) -> bool:
+    """Each expected element matches a distinct observed one, none left over."""
+    if not isinstance(expected, list) or not isinstance(observed, list):
+        return False
+    if len(expected) != len(observed):
+        return False
+    left = list(observed)
+    for item in expected:
+        found = next((i for i, o in enumerate(left) if not _mismatches(item, o)), None)
+        if found is None:
+            return False
+        left.pop(found)
+    return True
+
+
+def _mismatches(expected: Any, observed: Any) -> list[Mismatch]:
+    found: list[Mismatch] = []
+    _match(expected, observed, "", found)
+    return found
 
 
 def _scalar_equal(expected: Any, observed: Any) -> bool:

@@ -5,6 +5,14 @@ Registered through the ``pytest11`` entry point.  It costs nothing unless
 lazily.  Each case and property becomes one item whose node id ends in its
 stable id; the items are run by the same `Runner` the CLI uses, on one engine
 for the whole session.
+
+The session's outcome follows the CLI's verdict (`conformance._verdict`): an
+engine that fails its handshake makes every item an error and the session
+exit 2, with the cause in the terminal summary; a session where no
+conformance item passed or failed exits 5 unless
+``--conformance-allow-no-verdict``; items that do not count (a differing
+reading without ``--conformance-strict-readings``, a difference from the
+reference engine) are reported as xfail with the difference, never as failures.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ OPT_PROFILE = "--conformance-profile"
 OPT_RULESET = "--conformance-ruleset"
 OPT_KNOWN = "--conformance-known-failures"
 OPT_REPORT = "--conformance-report"
+OPT_STRICT = "--conformance-strict-readings"
+OPT_ALLOW = "--conformance-allow-no-verdict"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -37,6 +47,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(OPT_REPORT, default=None, metavar="DIR",
                     help="also write report.json, report.md, junit.xml, report.html and "
                          "badge.json for the conformance items that ran")
+    group.addoption(OPT_STRICT, action="store_true", default=False,
+                    help="items relying on the catalogue's readings count as failures too")
+    group.addoption(OPT_ALLOW, action="store_true", default=False,
+                    help="do not exit 5 when no conformance item passed or failed")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,7 +65,7 @@ class _Conformance:
         from pathlib import Path
 
         from conformance._certify import load_valid_catalogue
-        from conformance._errors import InvalidCatalogue
+        from conformance._errors import ConformanceError
         from conformance._knownfail import KnownFailures
         from conformance._settings import get_profile
 
@@ -60,14 +74,17 @@ class _Conformance:
         try:
             self.catalogue = load_valid_catalogue(Path(cases) if cases else None,
                                                   config.getoption(OPT_RULESET))
-        except InvalidCatalogue as exc:
+        except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
             raise pytest.UsageError(str(exc)) from None
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
         self.known = KnownFailures.read(known) if known else None
         self.report_dir = config.getoption(OPT_REPORT)
         self.rulesets = config.getoption(OPT_RULESET)
+        self.strict = config.getoption(OPT_STRICT)
+        self.allow_no_verdict = config.getoption(OPT_ALLOW)
         self.results: list[Any] = []
+        self.report: dict[str, Any] | None = None
         self._runner: Any = None
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
@@ -95,6 +112,10 @@ class _Conformance:
             self.runner  # noqa: B018 - start the engine now: a bad --engine is a usage error
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from None
+        terminal = config.pluginmanager.get_plugin("terminalreporter")
+        if self.runner.handshake_error and terminal is not None:  # the cause, before any item
+            terminal.write_line(f"ENGINE NOT CERTIFIED: the engine could not start: "
+                                f"{self.runner.handshake_error}", red=True, bold=True)
         collector = _Catalogue.from_parent(session, name="conformance")
         new: list[pytest.Item] = []
         for case in self.catalogue.cases:
@@ -110,24 +131,56 @@ class _Conformance:
                                                   strict=True))
         items.extend(new)
 
+    def pytest_report_header(self, config: pytest.Config) -> str:
+        return (f"conformance: engine {self.spec}; catalogue {self.catalogue.root} "
+                f"{self.catalogue.digest}")
+
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self._runner is None:
             return
         self._runner.engine.close()
+        self.report = self._build_report(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
         if self.report_dir:
-            self._write_report(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+            from pathlib import Path
 
-    def _write_report(self, interrupted: bool) -> None:
-        """The same report files `conformance certify --out` writes, for the items run."""
-        from pathlib import Path
+            from conformance.report import write_counterexamples, write_reports
 
+            out = Path(self.report_dir)
+            write_reports(self.report, out)
+            write_counterexamples(self.report, out)
+        verdict = self.report["verdict"]
+        if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            if verdict["status"] == "not certified":
+                session.exitstatus = 2  # as `conformance certify`: ENGINE_ERRORS
+            elif verdict["status"] == "no verdict" and not self.allow_no_verdict:
+                session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.report is None:
+            return
+        from conformance._verdict import skip_reasons
+        from conformance.report._text import differences, handshake_problem, verdict_line
+
+        tr = terminalreporter
+        tr.section("conformance")
+        handshake = handshake_problem(self.report)
+        if handshake:
+            tr.write_line(f"ENGINE NOT CERTIFIED: {handshake}", red=True, bold=True)
+        for reason, ids in skip_reasons(self.report["results"])[:5]:
+            tr.write_line(f"skipped {len(ids):4}: {reason[:160]}")
+        for r in differences(self.report):
+            tr.write_line(f"differs from the reference engine: {r['id']}: {r['message'][:160]}")
+        tr.write_line(f"verdict: {verdict_line(self.report)}")
+
+    def _build_report(self, interrupted: bool) -> dict[str, Any]:
+        """The report `conformance certify` would write, for the items run."""
         from conformance._certify import RunConfig, build_report
         from conformance._runner import Selection
-        from conformance.report import write_counterexamples, write_reports
 
         config = RunConfig(engine_spec=self.spec, profile=self.profile,
                            selection=Selection(rulesets=self.rulesets),
-                           known_failures=self.known.path if self.known else None)
+                           known_failures=self.known.path if self.known else None,
+                           strict_readings=self.strict, allow_no_verdict=self.allow_no_verdict)
         problems = list(self._runner.problems)
         if self.known is not None:
             ids = [c.id for c in self.catalogue.cases]
@@ -135,14 +188,11 @@ class _Conformance:
             problems += self.known.review(self.results, ids)
         if interrupted:
             problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
-        report = build_report(
+        return build_report(
             catalogue=self.catalogue, config=config, engine_info=self._runner.engine_info,
             results=self.results, problems=problems, complete=not interrupted,
             started=self._started, duration=time.perf_counter() - self._began, mutation=None,
             property_rules={p.id: list(p.rules) for p in self._runner.properties()})
-        out = Path(self.report_dir)
-        write_reports(report, out)
-        write_counterexamples(report, out)
 
 
 class _Catalogue(pytest.Collector):
@@ -174,6 +224,12 @@ class _ConformanceItem(pytest.Item):
         if result.status == "skip":
             pytest.skip(result.message)
         if result.status in ("fail", "error"):
+            from conformance._verdict import counts
+
+            if not counts(result.basis, self.state.strict) and not runner.handshake_error:
+                what = ("differs from the reference engine" if result.basis == "reference"
+                        else "differs from the catalogue's reading")
+                pytest.xfail(f"{what} (information, not a verdict): {result.message}")
             raise ConformanceFailure(_describe(result))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
@@ -188,8 +244,11 @@ class _ConformanceItem(pytest.Item):
 
 
 def _describe(result: Any) -> str:
-    lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]",
-             result.message]
+    lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
+    if not result.mismatches:  # otherwise the message is the first mismatch, listed below
+        lines.append(result.message)
+    if result.location:
+        lines.append(f"defined at {result.location}")
     for m in result.mismatches:
         lines.append(f"  {m.path}:\n    expected {m.expected!r}\n    observed {m.observed!r}")
     if result.stderr:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from hypothesis.strategies import SearchStrategy
 
 from conformance._engine import Engine
 from conformance._matching import event_matches
+from conformance._results import Mismatch
 
 Scenario = dict[str, Any]  # {"setup": {...}, "steps": [{"do": {...}}, ...]}
 
@@ -26,13 +28,17 @@ class Violation(AssertionError):
     """The invariant does not hold on this scenario.
 
     ``expect`` optionally maps a 0-based step index to the ``expect`` block the
-    invariant demanded, so the counterexample case carries it.
+    invariant demanded, so the counterexample case carries it.  ``mismatches``
+    optionally lists every difference found (path, expected, observed), so the
+    report shows all of them rather than the first one cut into the message.
     """
 
-    def __init__(self, message: str, *, expect: dict[int, dict[str, Any]] | None = None) -> None:
+    def __init__(self, message: str, *, expect: dict[int, dict[str, Any]] | None = None,
+                 mismatches: list[Mismatch] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.expect = expect or {}
+        self.mismatches = list(mismatches or [])
 
 
 @dataclasses.dataclass
@@ -94,6 +100,23 @@ class Play:
             self._reference.engine.close()
 
 
+def short(action: dict[str, Any]) -> str:
+    """An action as one short line, for violation messages."""
+    return json.dumps(action, ensure_ascii=False)[:160]
+
+
+def run_accepted(play: Play, scenario: Scenario) -> Trace:
+    """Run a scenario whose every step is legal; a rejected step is a violation."""
+    trace = play.run(scenario)
+    for i, reply in enumerate(trace.replies):
+        if not reply["accepted"]:
+            raise Violation(
+                f"step {i + 1} {short(scenario['steps'][i]['do'])} was rejected "
+                f"({reply.get('reason')!r}), but it is a legal action on this board",
+                expect={i: {"outcome": "accepted"}})
+    return trace
+
+
 @dataclasses.dataclass(frozen=True)
 class Property:
     id: str
@@ -102,18 +125,28 @@ class Property:
     title: str
     scenarios: SearchStrategy[Scenario]
     check: Callable[[Play, Scenario], None]
+    #: Judged against the reference engine rather than the seed: a bug finder
+    #: whose failures are reported apart and never fail a certification.
+    compares_reference: bool = False
 
 
 def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario],
-              title: str = "") -> Callable[[Callable[[Play, Scenario], None]], Property]:
-    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``."""
+              title: str = "", compares_reference: bool = False,
+              ) -> Callable[[Callable[[Play, Scenario], None]], Property]:
+    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``.
+
+    ``compares_reference=True`` marks a check whose verdict comes from the
+    reference engine's answers (see docs/reports.md, "differs from the
+    reference engine"); its rules say what it explores, not what it judges.
+    """
 
     def decorate(check: Callable[[Play, Scenario], None]) -> Property:
         ruleset = id.split("/", 1)[0]
         first_paragraph = (check.__doc__ or "").strip().split("\n\n")[0]
         summary = " ".join(first_paragraph.split())
         return Property(id=id, ruleset=ruleset, rules=tuple(rules),
-                        title=title or summary or id, scenarios=scenarios, check=check)
+                        title=title or summary or id, scenarios=scenarios, check=check,
+                        compares_reference=compares_reference)
 
     return decorate
 

@@ -10,6 +10,8 @@ import dataclasses
 from typing import Any, Literal
 
 Status = Literal["pass", "fail", "error", "skip"]
+#: What an item's expectation rests on (see `conformance._verdict.basis`).
+Basis = Literal["seed", "reading", "context", "reference"]
 
 #: Worst first: a rule's status is the worst status of its cases and properties.
 STATUS_ORDER: tuple[str, ...] = ("error", "fail", "skip", "pass")
@@ -45,6 +47,7 @@ class Result:
     rerun: str = ""              # a shell command that reruns just this item
     location: str = ""           # where the item is defined: "cases/vision/x.yaml:1"
     expected_failure: bool = False  # listed as a known failure (on a pass: an unexpected pass)
+    basis: Basis = "seed"        # seed rules only | relies on a reading | context only | reference
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

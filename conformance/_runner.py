@@ -3,7 +3,16 @@
 The CLI and the pytest plugin are thin layers over `Runner`.  Whatever the
 engine does, the runner records a `Result` and goes on; it never raises out
 of `Runner.results` except for KeyboardInterrupt, and a caller that stops
-early still holds every result already yielded.
+early still holds every result already yielded.  An engine that fails its
+handshake gets every item as an *error* carrying the handshake message: an
+engine that never ran must not look like one that skipped everything.
+
+A stop request (`request_stop`, set by the CLI's SIGINT/SIGTERM handler) is
+checked between items, so an interrupt that an engine swallowed (a subprocess
+killed by the same Ctrl-C looks like a crash, after which a property stops
+playing its examples) still stops the run.  It is deliberately not checked
+inside a property's ``check``: Hypothesis derives the derandomized examples
+from that function's source, so editing it changes every property's examples.
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ import contextlib
 import dataclasses
 import fnmatch
 import shlex
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,9 +38,33 @@ from conformance._matching import match_step, needs_state
 from conformance._properties import Play, Property, Violation, properties_for
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
+from conformance._verdict import basis
 
 #: stderr kept per result; the tail is what explains a crash.
 STDERR_KEEP = 8_000
+#: The expectation a counterexample gets when the property could not derive
+#: one: the case schema rejects this key, so `conformance validate` fails until
+#: a person writes the expectation the seed demands.
+PLACEHOLDER_KEY = "write_from_seed"
+PLACEHOLDER = {PLACEHOLDER_KEY: "replace this with what the seed says must happen at this "
+                                "step (never with what an engine did)"}
+
+_STOP = threading.Event()
+
+
+def request_stop() -> None:
+    """Ask every running `Runner` to stop at the next item or property example."""
+    _STOP.set()
+
+
+def clear_stop() -> None:
+    _STOP.clear()
+
+
+def check_stop() -> None:
+    """Raise KeyboardInterrupt when a stop was requested (even if an engine swallowed it)."""
+    if _STOP.is_set():
+        raise KeyboardInterrupt
 
 
 @dataclasses.dataclass
@@ -75,6 +109,7 @@ class Runner:
         self.reference = reference
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
+        self.handshake_error = ""
 
     # -- what will run -------------------------------------------------------------
     def cases(self) -> list[Case]:
@@ -95,8 +130,12 @@ class Runner:
         try:
             self.engine_info = self.engine.hello()
         except (EngineFault, Unsupported) as exc:
-            self.problems.append({"kind": "engine", "message": f"handshake failed: {exc}"})
-            self.engine_info = {"name": "?", "version": "?", "rulesets": [], "capabilities": {}}
+            message = exc.message if isinstance(exc, EngineFault) else exc.reason
+            self.handshake_error = f"{type(exc).__name__}: {message}"
+            self.problems.append({"kind": "handshake",
+                                  "message": f"the engine could not start: "
+                                             f"{self.handshake_error}"})
+            self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
         return self.engine_info
 
     def results(self) -> Iterator[Result]:
@@ -104,28 +143,39 @@ class Runner:
             self.handshake()
         deadline = time.monotonic() + self.profile.run_timeout
         for item in [*self.cases(), *self.properties()]:
+            check_stop()
             if time.monotonic() > deadline:
                 yield self._not_run(item, f"not run: the run timeout "
                                           f"({self.profile.run_timeout:.0f} s) was reached")
                 continue
-            if isinstance(item, Case):
-                yield self.run_case(item)
-            else:
-                yield self.run_property(item)
+            yield self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+        check_stop()  # an interrupt the engine turned into a crash is still an interrupt
 
     def _claims(self, ruleset: str) -> bool:
         return ruleset in self.engine_info.get("rulesets", [])
 
     def _result(self, item: Case | Property, **fields: Any) -> Result:
         kind = "case" if isinstance(item, Case) else "property"
+        fields.setdefault("location", _location(item))
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root),
-                      location=_location(item), **fields)
+                      basis=basis(item.rules, self.catalogue.rules,
+                                  getattr(item, "compares_reference", False)),
+                      **fields)
 
     def _not_run(self, item: Case | Property, message: str) -> Result:
         return self._result(item, status="error", message=message)
 
+    def _unstarted(self, item: Case | Property) -> Result | None:
+        """The error every item gets when the handshake failed; None when it did not."""
+        if not self.handshake_error:
+            return None
+        return self._not_run(item, f"not run: the engine could not start: "
+                                   f"{self.handshake_error}")
+
     def run_case(self, case: Case) -> Result:
+        if (unstarted := self._unstarted(case)) is not None:
+            return unstarted
         if not self._claims(case.ruleset):
             return self._result(case, status="skip",
                                 message=f"engine does not claim ruleset {case.ruleset!r}")
@@ -141,7 +191,8 @@ class Runner:
                 if mismatches:
                     return self._result(
                         case, status="fail", step=step_no, mismatches=mismatches,
-                        message=_first_line(mismatches), duration=time.perf_counter() - began)
+                        message=_first_line(mismatches), duration=time.perf_counter() - began,
+                        location=_location(case, step_no))
         except Unsupported as exc:
             return self._result(case, status="skip", step=step_no or None,
                                 message=f"unsupported: {exc.reason}",
@@ -154,6 +205,8 @@ class Runner:
         return self._result(case, status="pass", duration=time.perf_counter() - began)
 
     def run_property(self, prop: Property) -> Result:
+        if (unstarted := self._unstarted(prop)) is not None:
+            return unstarted
         if not self._claims(prop.ruleset):
             return self._result(prop, status="skip",
                                 message=f"engine does not claim ruleset {prop.ruleset!r}")
@@ -190,6 +243,7 @@ class Runner:
             scenario, violation = failing[-1]
             return self._result(
                 prop, status="fail", message=violation.message,
+                mismatches=violation.mismatches,
                 counterexample=counterexample_yaml(prop, scenario, violation,
                                                    self.catalogue.rules.get(prop.rules[0])),
                 duration=time.perf_counter() - began)
@@ -215,13 +269,16 @@ class Runner:
         return self._result(prop, status="pass", duration=time.perf_counter() - began)
 
 
-def _location(item: Case | Property) -> str:
-    """Where to read the item: the case file and line, or the property's module."""
+def _location(item: Case | Property, step: int | None = None) -> str:
+    """Where to read the item: the case file and line (of ``step`` when given and
+    known), or the property's module."""
     if isinstance(item, Case):
         path = Path(item.path)
         with contextlib.suppress(ValueError):
             path = path.resolve().relative_to(Path.cwd())
-        return f"{path}:{item.line}"
+        lines = item.step_lines
+        line = lines[step - 1] if step and step <= len(lines) and lines[step - 1] else item.line
+        return f"{path}:{line}"
     return f"{item.check.__module__}.{item.check.__qualname__}"
 
 
@@ -236,14 +293,20 @@ def counterexample_yaml(prop: Property, scenario: dict[str, Any], violation: Vio
     """The shrunk scenario as a catalogue case, ready to review and add.
 
     Its source quotes the first rule the property checks; a reviewer keeps or
-    replaces that quote and checks the expectation against the seed.
+    replaces that quote and checks the expectation against the seed.  When the
+    property derived no expectation (a reference comparison never does: the
+    reference engine's answer is not the seed's), the last step gets
+    `PLACEHOLDER`, which fails validation until a person writes it.
     """
     steps = []
+    derived = {} if prop.compares_reference else violation.expect
     for i, step in enumerate(scenario["steps"]):
         entry = {"do": step["do"]}
-        if i in violation.expect:
-            entry["expect"] = violation.expect[i]
+        if i in derived:
+            entry["expect"] = derived[i]
         steps.append(entry)
+    if not derived and steps:
+        steps[-1]["expect"] = dict(PLACEHOLDER)
     slug = prop.id.split("/", 1)[1].replace("/", "-")
     case = {
         "id": f"{prop.ruleset}/counterexample/{slug}",

@@ -3,9 +3,20 @@
 A pack (``conformance.rulesets.<name>`` or a package of its own, see
 docs/rulesets/README.md) declares ``PROPERTIES``, a list of `Property` made
 with `invariant`.  Each property's check drives the engine under test through
-`Play`, reads the `Trace`, and raises `Violation` when the rule is broken.
+`Play`, reads the `Trace`, and raises `Violation` when the rule is broken;
+`run_accepted` runs a scenario whose every step must be accepted.
 """
 
-from conformance._properties import Play, Property, Scenario, Trace, Violation, invariant
+from conformance._properties import (
+    Play,
+    Property,
+    Scenario,
+    Trace,
+    Violation,
+    invariant,
+    run_accepted,
+    short,
+)
 
-__all__ = ["Play", "Property", "Scenario", "Trace", "Violation", "invariant"]
+__all__ = ["Play", "Property", "Scenario", "Trace", "Violation", "invariant", "run_accepted",
+           "short"]

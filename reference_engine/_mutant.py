@@ -21,3 +21,16 @@ class Mutant:
     rules: list[str]
     description: str
     patch: Mapping[str, Any] = dataclasses.field(repr=False, compare=False)
+
+
+def patched(reference: Any, patch: Mapping[str, Any] | None) -> Any:
+    """``reference`` (a frozen switch-point record) with the fields in ``patch`` replaced.
+
+    Unknown fields are an error, so a mutant cannot silently patch nothing.
+    """
+    if not patch:
+        return reference
+    unknown = sorted(set(patch) - {f.name for f in dataclasses.fields(reference)})
+    if unknown:
+        raise ValueError(f"mutant patches unknown switch points {unknown}")
+    return dataclasses.replace(reference, **patch)

@@ -109,7 +109,8 @@ def wait_for_progress(child, marks: int, timeout: float = 30.0) -> None:
     with selectors.DefaultSelector() as sel:
         sel.register(child.stdout, selectors.EVENT_READ)
         deadline = time.monotonic() + timeout
-        while len(seen.strip()) < marks:
+        # the first line names the catalogue; the marks follow it
+        while "\n" not in seen or len(seen.split("\n", 1)[1].strip()) < marks:
             if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
                 raise AssertionError(f"no progress after {timeout} s: {seen!r}")
             # os.read on the fd: the text wrapper would buffer ahead and hide marks from select

@@ -34,6 +34,20 @@ def test_lists_match_exactly_in_length():
     assert not match_step({"players": {"p1": {"hand": ["a", "b"]}}}, OK, state, "s")
 
 
+def test_unordered_lists_match_in_any_order_but_not_with_more_or_fewer():
+    names = {"cards": {"L1": {"names": ["Ｙ", "Ｂ", "Ｘ"]}}}
+    want = {"cards": {"L1": {"names": {"unordered": ["Ｂ", "Ｘ", "Ｙ"]}}}}
+    assert match_step(want, OK, names, "s") == []
+    for wrong in (["Ｂ", "Ｘ"], ["Ｂ", "Ｘ", "Ｙ", "Ｙ"], ["Ｂ", "Ｘ", "Ａ"]):
+        found = match_step({"cards": {"L1": {"names": {"unordered": wrong}}}}, OK, names, "s")
+        assert paths(found) == ["s: cards.L1.names"], wrong
+    # duplicates count: one observed element answers one expected element
+    assert match_step({"cards": {"L1": {"names": {"unordered": ["Ｘ", "Ｘ", "Ｙ"]}}}}, OK,
+                      {"cards": {"L1": {"names": ["Ｘ", "Ｙ", "Ｙ"]}}}, "s")
+    # not a list at all
+    assert match_step(want, OK, {"cards": {"L1": {"names": "Ｂ"}}}, "s")
+
+
 def test_outcome_rejected_expected_but_accepted():
     found = match_step({"outcome": "rejected"}, OK, None, "step 2")
     assert paths(found) == ["step 2: outcome"]

@@ -96,3 +96,25 @@ def test_cli_help_smoke():
                          text=True, check=True).stdout
     for command in ("certify", "validate", "report", "rules", "failures", "mutants"):
         assert command in out
+
+
+def test_an_engine_that_cannot_start_fails_the_session_with_exit_2(pytester):
+    result = run_pytest(pytester, "cmd:/nonexistent")
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*= conformance =*",
+                                 "ENGINE NOT CERTIFIED: the engine could not start*"])
+    assert "passed" not in result.stdout.str().splitlines()[-1]
+
+
+def test_a_session_that_checked_nothing_exits_5_unless_allowed(pytester):
+    result = run_pytest(pytester, "python:toy:SkippingEngine")
+    assert result.ret == 5
+    result.stdout.fnmatch_lines(["skipped    2: unsupported: boards with a start value*",
+                                 "verdict: no verdict*"])
+    allowed = run_pytest(pytester, "python:toy:SkippingEngine", "--conformance-allow-no-verdict")
+    assert allowed.ret == 0
+
+
+def test_the_header_names_the_catalogue(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine")
+    result.stdout.fnmatch_lines(["conformance: engine python:toy:ToyEngine; catalogue * sha256:*"])

@@ -1,7 +1,7 @@
 """The reference Vision engine, driven through the Engine protocol only.
 
-Every expected value below is read from the seed
-(shared/seeds/000_fb81adb92f735097.txt), quoted in the scenario's docstring,
+Every expected value below is read from the seed (000_fb81adb92f735097.txt,
+indexed in cases/vision/rules.yaml), quoted in the scenario's docstring,
 never copied from the engine's output.  A scenario returns a small value; the
 reference must produce the seed's value, and every mutant must produce a
 different one on at least one scenario (no mutant is equivalent).
@@ -285,10 +285,12 @@ def s_damage_equals_durability(m: str | None) -> Any:
 
 
 def _yuyuko_board(m: str | None, extra_field: list[dict] | None = None) -> Engine:
-    # QA 2013-11-13: No.1280 (opponent) lowers durability by 3, No.1211 on our side
-    # would return a character put into deathblow to hand.  Both texts reconstructed.
-    shizaru = char("s1211", "1/9", number=1211, name="四猿ちゃん", texts=[
-        {"kind": "auto", "when": {"event": "would_deathblow", "filter": {"controller": "self"}},
+    # QA 2013-11-13: No.1280 (opponent, reconstructed) lowers durability by 3; No.1211
+    # on our side returns a character put into deathblow by an effect of the opponent's
+    # card (its printed text).
+    shizaru = spell("s1211", number=1211, name="四猿ちゃん", texts=[
+        {"kind": "auto", "when": {"event": "deathblow_by_opponent_effect",
+                                  "filter": {"controller": "self"}},
          "effect": [{"return_to_hand": {"target": "chosen"}}]}])
     return start({
         "p1": {"hand": [char("c", "1/3"), char("im", "1/3", immune=["deathblow"])],
@@ -318,11 +320,26 @@ def s_durability_beats_effects(m: str | None) -> Any:
 
 
 def s_damage_deathblow_can_be_replaced(m: str | None) -> Any:
-    """Control for 9.2.2.b: only .b beats card effects, so a damage deathblow (.a) can be
-    replaced by No.1211's effect and the character goes back to hand."""
-    e = _yuyuko_board(m, [char("c2", "1/5")])
-    do(e, {"battle_damage": {"target": "c2", "amount": 2}})
-    return seen(e, "c2")["zone"], seen(e, "c2")["deathblow"]
+    """Control for QA 2013-11-13: a deathblow from the opponent's effect damage (.a) is
+    "by an effect of the opponent's card", so No.1211 returns it after it is in
+    決死状態; the battle damage one is not (reading deathblow-by-card-effect)."""
+    e = _yuyuko_board(m, [char("c2", "1/5"), char("c3", "1/5")])
+    resolve(e, [{"damage": {"target": {"card": "c2"}, "amount": 2}}], by="p2",
+            source="y1280")
+    do(e, {"battle_damage": {"target": "c3", "amount": 2}})
+    return (seen(e, "c2")["zone"], seen(e, "c2")["deathblow"], seen(e, "c3")["zone"])
+
+
+def s_shisaru_by_effect_only(m: str | None) -> Any:
+    """QA 2013-11-13 出来ません: under No.1280's -3 the entering c is not returned (a 9.2.2.b
+    deathblow is not "by an effect"); the opponent's battle damage is not an effect
+    either (c3 stays dead); the opponent's effect damage is (c2 returns)."""
+    e = _yuyuko_board(m, [char("c2", "1/5"), char("c3", "1/5")])
+    do(e, {"play": "c", "by": "p1", "pay_nodes": 0})
+    do(e, {"battle_damage": {"target": "c3", "amount": 2, "source": "y1280"}})
+    resolve(e, [{"damage": {"target": {"card": "c2"}, "amount": 2}}], by="p2",
+            source="y1280")
+    return seen(e, "c")["zone"], seen(e, "c3")["zone"], seen(e, "c2")["zone"]
 
 
 def s_deathblow_instruction(m: str | None) -> Any:
@@ -540,8 +557,10 @@ SCENARIOS: dict[str, tuple[Scenario, Any, set[str]]] = {
     "durability-zero": (s_durability_zero, (True, "graveyard"), {"vision/IR-9.2.2.b"}),
     "durability-beats-effects": (s_durability_beats_effects, ("graveyard", True, True),
                                  {"vision/IR-9.2.2.b", "vision/QA-2013-11-13"}),
-    "damage-deathblow-replaced": (s_damage_deathblow_can_be_replaced, ("hand", False),
-                                  {"vision/IR-9.2.2.b"}),
+    "damage-deathblow-replaced": (s_damage_deathblow_can_be_replaced,
+                                  ("hand", True, "graveyard"), {"vision/IR-9.2.2.b"}),
+    "shisaru-by-effect-only": (s_shisaru_by_effect_only, ("graveyard", "graveyard", "hand"),
+                               {"vision/QA-2013-11-13"}),
     "deathblow-instruction": (s_deathblow_instruction, (True, "s", "graveyard"),
                               {"vision/IR-9.2.2.c", "vision/IR-1.10.12.f"}),
     "deathblow-cause": (s_deathblow_cause, ("a", "s"), {"vision/IR-1.10.12.f"}),
@@ -596,6 +615,8 @@ KILLS: dict[str, str] = {
     "deathblow-needs-excess-damage": "damage-equals-durability",
     "deathblow-only-below-zero": "durability-zero",
     "durability-zero-yields-to-effects": "durability-beats-effects",
+    "durability-deathblow-by-modifier-card": "shisaru-by-effect-only",
+    "battle-damage-is-an-effect": "shisaru-by-effect-only",
     "deathblow-instruction-ignored": "deathblow-instruction",
     "deathblow-cause-is-controller": "deathblow-cause",
     "battle-flag-on-effect-damage": "by-battle",
@@ -831,7 +852,7 @@ def test_engine_protocol_and_hello() -> None:
     info = engine.hello()
     assert info["name"] == "reference"
     assert info["version"] == "0.1.0"
-    assert info["rulesets"] == ["vision"]
+    assert "vision" in info["rulesets"]
     assert info["capabilities"]["mutants"] == list(MUTANTS)
     engine.close()
 
@@ -842,14 +863,15 @@ def test_unknown_mutant_is_a_value_error_listing_valid_names() -> None:
 
 
 def test_list_mutants_by_ruleset() -> None:
-    assert list_mutants("vision") == list_mutants()
-    assert list_mutants("mtg") == []
-    for mutant in list_mutants():
+    assert list_mutants("zatch") == []
+    vision = list_mutants("vision")
+    assert vision and {m.name for m in vision} <= {m.name for m in list_mutants()}
+    for mutant in vision:
         assert mutant.ruleset == "vision" and mutant.description and mutant.rules
 
 
 @pytest.mark.parametrize("ruleset, setup", [
-    ("mtg", {}),
+    ("zatch", {}),
     ("vision", {"p3": {}}),
     ("vision", {"p1": {"library": []}}),
     ("vision", {"p1": {"hand": [{"id": "a", "colour": "red"}]}}),
@@ -911,3 +933,61 @@ def test_observation_shape_and_order() -> None:
         "deathblow_by_battle": False, "negated": False}
     assert state["players"]["p2"] == {"nodes": 0, "hand": [], "field": [], "graveyard": ["g"],
                                       "deck_size": 0}
+
+
+# -- vocabulary added for issue 9 (values read from the seed, or the named reading) ----
+
+def test_already_triggered_effect_of_a_negated_text_is_not_resolved() -> None:
+    """2.12.3 テキストが持つ全ての効果は発生せず、解決されない: two cards triggered by the
+    same entry negate each other's text; the second effect, already triggered, is not
+    resolved, so exactly one negation happens."""
+    def jammer(cid: str, other: str) -> dict[str, Any]:
+        return char(cid, texts=[{"kind": "auto", "when": {"event": "enters_field",
+                                                          "filter": {"controller": "self"}},
+                                 "effect": [{"negate_text": {"target": {"card": other}}}]}])
+    e = start({"p1": {"hand": [char("n")], "field": [jammer("k1", "k2"), jammer("k2", "k1")]}})
+    events = do(e, {"put_onto_field": "n", "by": "p1"})
+    assert kinds(events, ("negated",)) == ["negated"]
+
+
+def test_instant_death_after_battle_damage_is_not_by_battle() -> None:
+    """QA-363 戦闘によって発生した効果、例えば「即死」…満たされません: 1 battle damage, then the
+    attacker's 即死-style trigger puts the defender into deathblow, not by battle."""
+    sokushi = {"kind": "auto", "when": {"event": "battle_damage_dealt", "filter": {}},
+               "effect": [{"deathblow": {"target": "chosen"}}]}
+    e = start({"p1": {"field": [char("a", "1/3", texts=[sokushi])]},
+               "p2": {"field": [char("t", "1/3")]}})
+    do(e, {"battle_damage": {"target": "t", "amount": 1, "source": "a"}})
+    assert holds(seen(e, "t"), damage=1, deathblow=True, deathblow_by_battle=False,
+                 deathblow_cause="a")
+
+
+def test_not_deathblow_text_yields_only_to_the_durability_rule() -> None:
+    """9.2.2.b このルールはカードの効果に優先する (and, read, only .b does): a character whose
+    text says it is not put into 決死状態 survives lethal damage, not durability 0."""
+    e = start({"p2": {"field": [char("v", "1/3", immune=["deathblow_state"])]}})
+    resolve(e, [{"damage": {"target": {"card": "v"}, "amount": 3}}])
+    assert holds(seen(e, "v"), zone="field", deathblow=False)
+    resolve(e, [mod("add", {"card": "v"}, attack=0, durability=-3)])
+    assert holds(seen(e, "v"), deathblow=True)
+
+
+def test_battle_damage_without_amount_is_the_modified_attack() -> None:
+    """6.1.10 単に…攻撃力という場合、この処理を適用した後の値を指す: 1/4, +1/+0 then swap → 5/1."""
+    e = start({"p1": {"field": [char("a", "1/4")]}, "p2": {"field": [char("t", "1/9")]}})
+    resolve(e, [mod("add", {"card": "a"}, attack=1, durability=0), mod("swap", {"card": "a"})])
+    do(e, {"battle_damage": {"target": "t", "source": "a"}})
+    assert seen(e, "t")["damage"] == 5
+
+
+def test_a_play_targeting_a_chosen_card_needs_a_target() -> None:
+    """12/p4 (reading play-needs-a-proper-target): "all" with nothing matching is a proper
+    target; a chosen target with none given is not, and nothing is paid."""
+    snipe = spell("s2", cost=1, texts=[{"kind": "play", "effect": [{"destroy": {"target":
+                                                                              "chosen"}}]}])
+    sweep = spell("s1", cost=1, texts=[{"kind": "play", "effect": [{"destroy": {"target": {
+        "all": {"controller": "opponent"}}}}]}])
+    e = start({"p1": {"nodes": 2, "hand": [sweep, snipe]}})
+    reply = e.act({"play": "s2", "by": "p1", "pay_nodes": 1})
+    assert not reply["accepted"] and e.observe()["players"]["p1"]["nodes"] == 2
+    assert completed(do(e, {"play": "s1", "by": "p1", "pay_nodes": 1}))

@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from conformance._results import Mismatch, Result
+from conformance._verdict import verdict
 from conformance.report import validate_report
 
 DIGEST = "sha256:" + "ab" * 32
@@ -89,17 +90,19 @@ def sample_report() -> dict[str, Any]:
         rule("mtg/CR-609.4", "pass", kind="example",
              cases=("mtg/609-4/stale-known-failure",)),
     ]
-    return {
-        "format": "card-conformance-report/1",
+    return with_verdict({
+        "format": "card-conformance-report/2",
         "complete": True,
         "suite": {"name": "card-conformance", "version": "0.1.0", "catalogue_digest": DIGEST},
         "engine": {"spec": "reference", "name": "reference-engine", "version": "0.1.0",
                    "rulesets": ["vision", "mtg"], "capabilities": {"strict_choices": True}},
         "settings": {"profile": "certify", "rulesets": ["vision", "mtg"], "timeout": 10.0,
                      "max_examples": 50, "seed": 0,
-                     "filters": {"select": [], "rules": []}, "known_failures": "known.txt"},
+                     "filters": {"select": [], "rules": []}, "known_failures": "known.txt",
+                     "strict_readings": False},
         "started": "2026-11-29T13:00:00Z",
         "duration": 1.23,
+        "verdict": {},
         "summary": {"total": 7, "pass": 2, "fail": 3, "error": 1, "skip": 1,
                     "expected_failures": 1, "unexpected_passes": 1},
         "results": results,
@@ -115,7 +118,38 @@ def sample_report() -> dict[str, Any]:
             ],
             "score": 0.5,
         },
-    }
+    })
+
+
+def with_verdict(report: dict[str, Any]) -> dict[str, Any]:
+    """Recompute ``verdict`` after a test changed results, rules or problems."""
+    handshake = next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
+    report["verdict"] = verdict(report["results"], report["rules"],
+                                complete=report["complete"], handshake=handshake,
+                                strict=report["settings"]["strict_readings"],
+                                allow_no_verdict=False)
+    return report
+
+
+def readings_report(text: str = "") -> dict[str, Any]:
+    """The sample plus a differing reading and a difference from the reference engine
+    (``text`` in their engine-controlled fields)."""
+    report = sample_report()
+    report["results"] += [
+        result("vision/draw/short-deck", "fail", basis="reading", step=1,
+               rules=["vision/IR-1", "vision/reading/draw-short-deck"],
+               message=f"the engine draws nothing {text}",
+               mismatches=[Mismatch("step 1: events.include[0]", {"type": "draw"}, text)]),
+        result("vision/prop/differential", "fail", kind="property", basis="reference",
+               rules=["vision/IR-1"], message=f"1 difference(s) {text}",
+               mismatches=[Mismatch("step 1 {draw}: cards.c1.sparkle", "(absent)", text)]),
+        result("vision/draw/unmapped", "skip", rules=["vision/IR-1"],
+               message=f"unsupported: draw {text}"),
+    ]
+    report["rules"].append(rule("vision/reading/draw-short-deck", "fail", kind="reading",
+                                cases=("vision/draw/short-deck",)))
+    report["summary"].update(total=10, fail=5, skip=2)
+    return with_verdict(report)
 
 
 def partial_report() -> dict[str, Any]:
@@ -123,7 +157,7 @@ def partial_report() -> dict[str, Any]:
     report = sample_report()
     report["complete"] = False
     report["problems"].append({"kind": "interrupted", "message": "SIGINT after 7 results"})
-    return report
+    return with_verdict(report)
 
 
 def hostile_report(text: str = SCRIPT) -> dict[str, Any]:
@@ -149,6 +183,6 @@ def failing(report: dict[str, Any], status: str = "fail") -> dict[str, Any]:
 
 
 def test_samples_are_valid_reports() -> None:
-    for report in (sample_report(), partial_report(), hostile_report(),
+    for report in (sample_report(), partial_report(), hostile_report(), readings_report(SCRIPT),
                    hostile_report(MARKDOWN_BREAKER), hostile_report(XML_BREAKER)):
         validate_report(report)

@@ -79,7 +79,7 @@ BROKEN = [
     (_set("summary.pass", -1), "report.summary.pass: -1 is less than the minimum of 0"),
     (_set("extra", 1), "report: Additional properties are not allowed ('extra' was unexpected)"),
     (_set("results.0.verdict", "ok"), "report.results[0]: Additional properties"),
-    (_set("format", "card-conformance-report/2"), "report.format: 'card-conformance-report/1'"),
+    (_set("format", "card-conformance-report/1"), "report.format: 'card-conformance-report/2'"),
     (_set("suite.catalogue_digest", "md5:00"), "report.suite.catalogue_digest"),
     (_set("started", "yesterday"), "report.started"),
     (_set("complete", "yes"), "report.complete: 'yes' is not of type 'boolean'"),

@@ -287,6 +287,8 @@ INVALID: list[tuple[str, Any, str]] = [
     ("card_state", {"attack": "3"}, "attack"),
     ("card_state", {"damage": -1}, "damage"),
     ("card_state", {"names": "A"}, "names"),
+    ("card_state", {"names": ["A", "B"]}, "names"),          # names are a set: no order
+    ("card_state", {"names": {"unordered": "A"}}, "names/unordered"),
     ("card_state", "t1", ""),
     ("player_state", {"nodes": "6"}, "nodes"),
     ("player_state", {"deck": 3}, ""),
@@ -339,6 +341,13 @@ VALID: list[tuple[str, Any]] = [
     ("action", {"put_onto_field": "e1", "by": "p2"}),
     ("action", {"resolve": {"by": "p2", "effect": [], "targets": ["a", "b"], "source": "s"}}),
     ("action", {"battle_damage": {"target": "t1", "amount": 0, "source": "s1"}}),
+    ("action", {"battle_damage": {"target": "t1", "source": "s1"}}),   # amount: its attack
+    ("setup", _card(immune=["deathblow_state"])),
+    ("setup", _clause(kind="auto", when={"event": "deathblow_by_opponent_effect",
+                                         "filter": {"controller": "self"}},
+                      effect=[{"return_to_hand": {"target": "chosen"}}])),
+    ("setup", _clause(kind="auto", when={"event": "battle_damage_dealt"},
+                      effect=[{"deathblow": {"target": "chosen"}}])),
     ("action", {"draw": {"player": "p2", "count": 2}}),
     ("action", _resolve(
         {"reveal": {"player": "opponent", "until": {"zone": "deck", "name_ref": "hit"}}},
@@ -359,8 +368,8 @@ VALID: list[tuple[str, Any]] = [
         {"shuffle": {"player": "opponent"}},
     )),
     ("card_state", {}),
-    ("card_state", {"zone": "deck", "owner": "p2", "names": [], "attack": -1, "durability": 0,
-                    "damage": 0, "deathblow": True, "deathblow_cause": None,
+    ("card_state", {"zone": "deck", "owner": "p2", "names": {"unordered": []}, "attack": -1,
+                    "durability": 0, "damage": 0, "deathblow": True, "deathblow_cause": None,
                     "deathblow_by_battle": True, "negated": False}),
     ("card_state", {"attack": None, "deathblow_cause": "s1"}),
     ("player_state", {}),

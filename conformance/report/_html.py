@@ -80,8 +80,14 @@ def render(report: dict[str, Any]) -> str:
     attention = _text.needs_attention(report)
     title = f"Conformance report: {_text.engine_label(report)}"
     nav = ['<a href="#summary">Summary</a>', '<a href="#rules">Rules</a>']
-    nav += [f'<a href="#{_section_id(title)}">{title} ({len(items)})</a>'
+    nav += [f'<a href="#{_section_id(title)}">{_e(title)} ({len(items)})</a>'
             for title, items in attention.items()]
+    found = _text.differences(report)
+    if found:
+        nav.append(f'<a href="#{_section_id(_text.REFERENCE_TITLE)}">'
+                   f'{_e(_text.REFERENCE_TITLE)} ({len(found)})</a>')
+    if _text.skipped(report):
+        nav.append('<a href="#skipped">Skipped</a>')
     if report["mutation"]:
         nav.append('<a href="#mutation">Mutation</a>')
     body = [
@@ -93,6 +99,8 @@ def render(report: dict[str, Any]) -> str:
         *_problems(report),
         _rules(report, attention),
         *_attention(attention),
+        *_differences(found),
+        *_skipped(report),
         *_mutation(report),
         "</main>",
     ]
@@ -107,9 +115,20 @@ def render(report: dict[str, Any]) -> str:
 
 
 def _banner(report: dict[str, Any]) -> list[str]:
-    if report["complete"]:
-        return []
-    return [f'<p class="banner" role="alert">⚠ {_e(_text.incomplete_notice(report))}</p>']
+    banners = []
+    if not report["complete"]:
+        banners.append(f'<p class="banner" role="alert">⚠ '
+                       f'{_e(_text.incomplete_notice(report))}</p>')
+    handshake = _text.handshake_problem(report)
+    if handshake:
+        banners.append(f'<p class="banner" role="alert">⚠ ENGINE NOT CERTIFIED: {_e(handshake)} '
+                       "Every item is an error: the engine never ran.</p>")
+    status = report["verdict"]["status"]
+    css = {"pass": "pass", "fail": "fail", "error": "error"}.get(status, "skip")
+    banners.append(f'<p><strong>Verdict:</strong> '
+                   f'<span class="status status-{css}">{_e(status)}</span> '
+                   f'{_e(_text.verdict_line(report), 1000)}</p>')
+    return banners
 
 
 def _facts(report: dict[str, Any]) -> str:
@@ -123,9 +142,10 @@ def _summary(report: dict[str, Any]) -> str:
     statuses = ("pass", "fail", "error", "skip", "uncovered")
     results = _table([k.replace("_", " ") for k in summary],
                      [_row([_e(v) for v in summary.values()])])
-    by_rule = _table(["rules", *statuses],
-                     [_row([_e(len(rules)), *(_e(sum(r["status"] == s for r in rules))
-                                              for s in statuses)])])
+    by_rule = _table(["rules", "count", *statuses],
+                     [_row([_e(title.split(" (")[0]), _e(len(rows)),
+                            *(_e(sum(r["status"] == s for r in rows)) for s in statuses)])
+                      for title, rows in [*_text.rule_groups(report), ("all", rules)]])
     counts = _text.ruleset_rows(report)
     rows = [_row([_e(v) for v in row.values()]) for row in counts]
     per_ruleset = _table(list(counts[0]), rows) if counts else "<p>No rulesets.</p>"
@@ -147,33 +167,59 @@ def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -
         for result in results:
             for rule in result["rules"]:
                 failing.setdefault(rule, []).append(result["id"])
-    rows = []
-    for rule in report["rules"]:
-        links = " ".join(f'<a href="#{anchor("result", i)}">{_e(i, 200)}</a>'
-                         for i in failing.get(rule["id"], []))
-        cells = [_e(rule["id"], 200), _e(rule["kind"]), _e(rule["title"], 300),
-                 _e(len(rule["cases"])), _e(len(rule["properties"])),
-                 _e(_text.mutants_killed(report, rule)),
-                 f'<span class="status">{_e(rule["status"])}</span>', links]
-        rows.append(_row(cells, f"status-{_e(rule['status'])}", anchor("rule", rule["id"])))
-    table = _table(["rule", "kind", "title", "cases", "properties", "mutants", "status",
-                    "failing"], rows, "rules")
+    tables = []
+    for title, rules in _text.rule_groups(report):
+        if not rules:
+            continue
+        rows = []
+        for rule in rules:
+            links = " ".join(f'<a href="#{anchor("result", i)}">{_e(i, 200)}</a>'
+                             for i in failing.get(rule["id"], []))
+            cells = [_e(rule["id"], 200), _e(rule["kind"]), _e(rule["title"], 300),
+                     _e(len(rule["cases"])), _e(len(rule["properties"])),
+                     _e(_text.mutants_killed(report, rule)),
+                     f'<span class="status">{_e(_text.rule_outcome(rule))}</span>', links]
+            rows.append(_row(cells, f"status-{_e(rule['status'])}", anchor("rule", rule["id"])))
+        tables.append(f"<h3>{_e(title)}</h3>" + _table(
+            ["rule", "kind", "title", "cases", "properties", "mutants", "status", "failing"],
+            rows, "rules"))
     return ('<section id="rules"><h2>Rules</h2>'
             '<input type="checkbox" id="only-failing">'
             '<label for="only-failing"> show only failing and erroring rules</label>'
-            f"{table}</section>")
+            f"{''.join(tables) or '<p>No rules.</p>'}</section>")
 
 
 def _attention(attention: dict[str, list[dict[str, Any]]]) -> list[str]:
     parts = []
     for title, results in attention.items():
-        items = "".join(_result(r) for r in results) or f"<p>No {title.lower()}.</p>"
-        parts.append(f'<section id="{_section_id(title)}"><h2>{title}</h2>{items}</section>')
+        items = "".join(_result(r) for r in results) or f"<p>No {_e(title.lower())}.</p>"
+        note = f"<p>{_e(_text.READINGS_NOTE)}</p>" if title == _text.READINGS_TITLE else ""
+        parts.append(f'<section id="{_section_id(title)}"><h2>{_e(title)}</h2>{note}{items}'
+                     "</section>")
     return parts
 
 
+def _differences(found: list[dict[str, Any]]) -> list[str]:
+    if not found:
+        return []
+    title = _text.REFERENCE_TITLE
+    return [f'<section id="{_section_id(title)}"><h2>{_e(title)}</h2>'
+            f'<p>{_e(_text.REFERENCE_NOTE)}</p>{"".join(_result(r) for r in found)}</section>']
+
+
+def _skipped(report: dict[str, Any]) -> list[str]:
+    reasons = _text.skipped(report)
+    if not reasons:
+        return []
+    rows = [_row([_e(len(ids)), _e(reason, 500), _e(", ".join(ids[:5]) + (
+        f" (+{len(ids) - 5} more)" if len(ids) > 5 else ""), 600)]) for reason, ids in reasons]
+    return ['<section id="skipped"><h2>Skipped, by reason</h2>'
+            "<p>What the engine does not model yet: map these next.</p>"
+            f'{_table(["items", "reason", "for example"], rows)}</section>']
+
+
 def _section_id(title: str) -> str:
-    return title.lower().replace(" ", "-")
+    return re.sub(r"[^a-z0-9-]", "", title.lower().replace(" ", "-"))
 
 
 def _result(result: dict[str, Any]) -> str:
@@ -181,7 +227,7 @@ def _result(result: dict[str, Any]) -> str:
     rules = " ".join(f'<a href="#{anchor("rule", r)}">{_e(r, 200)}</a>' for r in result["rules"])
     facts = [("kind", _e(result["kind"])),
              ("outcome", _status(result["status"], _text.outcome(result))),
-             ("rules", rules or "none")]
+             ("rules", rules or "none"), ("basis", _e(result["basis"]))]
     if result.get("location"):
         facts.append(("defined at", f"<code>{_e(result['location'])}</code>"))
     if result["step"] is not None:
@@ -199,7 +245,8 @@ def _result(result: dict[str, Any]) -> str:
                       f"<pre>{_e(_text.value(m['expected']))}</pre>",
                       f"<pre>{_e(_text.value(m['observed']))}</pre>"])
                 for m in result["mismatches"]]
-        parts.append(_table(["where", "expected", "observed"], rows))
+        expected = "reference engine" if result["basis"] == "reference" else "expected"
+        parts.append(_table(["where", expected, "observed"], rows))
     if result["counterexample"]:
         parts.append("<details open><summary>counterexample, as a case to review and add to "
                      "<code>cases/</code></summary>"

@@ -3,7 +3,10 @@
 One ``testsuite`` per ruleset, one ``testcase`` per result.  Known failures
 map to ``skipped`` (as pytest maps xfail) and an unexpected pass to a
 ``failure`` (as pytest's strict xfail does), so CI turns red exactly when the
-known-failures list no longer matches the engine.  Every string is cleaned of
+known-failures list no longer matches the engine.  Items that do not count
+toward the verdict (a differing reading without --strict-readings, a
+difference from the reference engine) are ``skipped`` with a type saying so.
+A failed handshake or an interruption comes first, as a ``run`` suite.  Every string is cleaned of
 characters XML 1.0 forbids, so the file always parses.
 """
 
@@ -27,19 +30,31 @@ def render(report: dict[str, Any]) -> str:
     """The whole report as a JUnit XML document."""
     root = ET.Element("testsuites", name=_x(report["suite"]["name"]),
                       time=f"{report['duration']:.3f}")
+    _run_suite(root, report)
     for ruleset in _text.rulesets(report):
         results = [r for r in report["results"] if r["ruleset"] == ruleset]
         _suite(root, report, ruleset, results)
-    if not report["complete"]:
-        suite = ET.SubElement(root, "testsuite", name="run", timestamp=_x(report["started"]))
-        case = ET.SubElement(suite, "testcase", classname="run", name="complete", time="0")
-        ET.SubElement(case, "error", type="interrupted",
-                      message=_text.one_line(_text.incomplete_notice(report), 1000))
-        _count(suite, tests=1, failures=0, errors=1, skipped=0)
     _count(root, **{key: sum(int(s.get(key, "0")) for s in root)
                     for key in ("tests", "failures", "errors", "skipped")})
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def _run_suite(root: ET.Element, report: dict[str, Any]) -> None:
+    """What went wrong with the run itself (no handshake, interrupted), first."""
+    handshake = _text.handshake_problem(report)
+    problems = []
+    if handshake:
+        problems.append(("engine started", "handshake", f"ENGINE NOT CERTIFIED: {handshake}"))
+    if not report["complete"]:
+        problems.append(("complete", "interrupted", _text.incomplete_notice(report)))
+    if not problems:
+        return
+    suite = ET.SubElement(root, "testsuite", name="run", timestamp=_x(report["started"]))
+    for name, kind, message in problems:
+        case = ET.SubElement(suite, "testcase", classname="run", name=name, time="0")
+        ET.SubElement(case, "error", type=kind, message=_text.one_line(message, 2000))
+    _count(suite, tests=len(problems), failures=0, errors=len(problems), skipped=0)
 
 
 def _count(element: ET.Element, **counts: int) -> None:
@@ -64,7 +79,7 @@ def _suite(root: ET.Element, report: dict[str, Any], ruleset: str,
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for result in results:
         tally["tests"] += 1
-        outcome = _testcase(suite, result)
+        outcome = _testcase(suite, result, _text.counted(report, result))
         if outcome:
             tally[outcome] += 1
     _count(suite, **tally)
@@ -79,7 +94,7 @@ def _classname(result: dict[str, Any]) -> str:
     return f"{ruleset}.{rule}"
 
 
-def _testcase(suite: ET.Element, result: dict[str, Any]) -> str:
+def _testcase(suite: ET.Element, result: dict[str, Any], counted: bool = True) -> str:
     """Add one testcase; return which suite counter it bumps ("" for a pass)."""
     case = ET.SubElement(suite, "testcase", classname=_x(_classname(result)),
                          name=_x(result["id"]), time=f"{result['duration']:.3f}")
@@ -95,6 +110,13 @@ def _testcase(suite: ET.Element, result: dict[str, Any]) -> str:
     elif _text.is_unexpected_pass(result):
         tag, kind, counter = "failure", "unexpected-pass", "failures"
         message = "listed in the known-failures file but passed: remove it from that file"
+    elif status in ("fail", "error") and not counted:
+        tag, counter = "skipped", "skipped"
+        if result["basis"] == "reference":
+            kind, what = "differs-from-reference", "differs from the reference engine"
+        else:
+            kind, what = "differs-from-reading", "differs from the catalogue's reading"
+        message = f"{what} (information, not a verdict): {message}"
     elif status == "fail":
         tag, kind, counter = "failure", "mismatch" if result["mismatches"] else "fail", "failures"
     elif status == "error":

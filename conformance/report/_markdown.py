@@ -49,6 +49,8 @@ def render(report: dict[str, Any]) -> str:
         "## Rules",
         *_rules(report),
         *_attention(report),
+        *_differences(report),
+        *_skipped(report),
         *_mutation(report),
     ]
     return "\n\n".join(parts) + "\n"
@@ -58,6 +60,11 @@ def _header(report: dict[str, Any]) -> list[str]:
     lines = []
     if not report["complete"]:
         lines.append(f"> **⚠ {inline(_text.incomplete_notice(report), 1000)}**")
+    handshake = _text.handshake_problem(report)
+    if handshake:
+        lines.append(f"> **⚠ ENGINE NOT CERTIFIED: {inline(handshake, _text.DETAIL_LIMIT)}** "
+                     "Every item is an error: the engine never ran.")
+    lines.append(f"**Verdict:** {inline(_text.verdict_line(report), 1000)}")
     facts = _text.facts(report)
     lines.append("\n".join(f"- **{name}:** {inline(text, 1000)}" for name, text in facts))
     return lines
@@ -72,8 +79,11 @@ def _summary(report: dict[str, Any]) -> str:
     )
     statuses = ("pass", "fail", "error", "skip", "uncovered")
     by_rule = _table(
-        [[len(rules), *(sum(r["status"] == s for r in rules) for s in statuses)]],
-        ["rules", *statuses],
+        [[title.split(" (")[0], len(rows), *(sum(r["status"] == s for r in rows)
+                                              for s in statuses)]
+         for title, rows in _text.rule_groups(report)] + [["all", len(rules), *(
+             sum(r["status"] == s for r in rules) for s in statuses)]],
+        ["rules", "count", *statuses],
     )
     return f"Results (cases and properties):\n\n{results}\n\nRules:\n\n{by_rule}"
 
@@ -98,23 +108,46 @@ def _problems(report: dict[str, Any]) -> list[str]:
 def _rules(report: dict[str, Any]) -> list[str]:
     parts = []
     for ruleset in _text.rulesets(report):
-        rules = [r for r in report["rules"] if r["ruleset"] == ruleset]
-        if not rules:
-            continue
-        rows = [
-            [inline(r["id"]), r["kind"], len(r["cases"]), len(r["properties"]),
-             _text.mutants_killed(report, r), r["status"]]
-            for r in rules
-        ]
-        parts += [f"### {inline(ruleset)}",
-                  _table(rows, ["rule", "kind", "cases", "properties", "mutants", "status"])]
+        for title, rules in _text.rule_groups(report):
+            rules = [r for r in rules if r["ruleset"] == ruleset]
+            if not rules:
+                continue
+            rows = [
+                [inline(r["id"]), r["kind"], len(r["cases"]), len(r["properties"]),
+                 _text.mutants_killed(report, r), _text.rule_outcome(r)]
+                for r in rules
+            ]
+            parts += [f"### {inline(ruleset)}: {title}",
+                      _table(rows, ["rule", "kind", "cases", "properties", "mutants",
+                                    "status"])]
     return parts or ["No rules."]
+
+
+def _differences(report: dict[str, Any]) -> list[str]:
+    found = _text.differences(report)
+    if not found:
+        return []
+    return [f"## {_text.REFERENCE_TITLE}", _text.REFERENCE_NOTE,
+            *(_result(r) for r in found)]
+
+
+def _skipped(report: dict[str, Any]) -> list[str]:
+    reasons = _text.skipped(report)
+    if not reasons:
+        return []
+    rows = [[len(ids), inline(reason, 500), inline(", ".join(ids[:5]) + (
+        f" (+{len(ids) - 5} more)" if len(ids) > 5 else ""), 600)] for reason, ids in reasons]
+    return ["## Skipped, by reason",
+            "What the engine does not model yet: map these next.",
+            _table(rows, ["items", "reason", "for example"])]
 
 
 def _attention(report: dict[str, Any]) -> list[str]:
     parts = []
     for title, results in _text.needs_attention(report).items():
         parts.append(f"## {title}")
+        if title == _text.READINGS_TITLE:
+            parts.append(_text.READINGS_NOTE)
         parts += [_result(r) for r in results] or [f"No {title.lower()}."]
     return parts
 
@@ -122,7 +155,7 @@ def _attention(report: dict[str, Any]) -> list[str]:
 def _result(result: dict[str, Any]) -> str:
     """One failure, error or unexpected pass, with everything needed to act on it."""
     facts = [("kind", result["kind"]), ("outcome", _text.outcome(result)),
-             ("rules", ", ".join(result["rules"]) or "none")]
+             ("rules", ", ".join(result["rules"]) or "none"), ("basis", result["basis"])]
     if result.get("location"):
         facts.append(("defined at", result["location"]))
     if result["step"] is not None:
@@ -136,9 +169,10 @@ def _result(result: dict[str, Any]) -> str:
         "\n".join(f"- **{k}:** {inline(v, _text.DETAIL_LIMIT)}" for k, v in facts),
     ]
     if result["mismatches"]:
+        expected = "reference engine" if result["basis"] == "reference" else "expected"
         rows = [[inline(m["path"]), inline(_text.value(m["expected"], 500), 600),
                  inline(_text.value(m["observed"], 500), 600)] for m in result["mismatches"]]
-        parts.append(_table(rows, ["where", "expected", "observed"]))
+        parts.append(_table(rows, ["where", expected, "observed"]))
     if result["counterexample"]:
         yaml = _text.bound(result["counterexample"].rstrip("\n"), _text.COUNTEREXAMPLE_LIMIT)
         parts += ["Counterexample (a YAML case: review it, then add it to cases/):",

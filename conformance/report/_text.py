@@ -11,6 +11,8 @@ import json
 import re
 from typing import Any
 
+from conformance._verdict import GROUPS, counts, group, skip_reasons
+
 #: One table cell or one-line field.
 CELL_LIMIT = 300
 #: A message or a JSON value shown in a failure's details.
@@ -90,6 +92,13 @@ def is_expected_failure(result: dict[str, Any]) -> bool:
     return result["status"] in ("fail", "error") and result["expected_failure"]
 
 
+def rule_outcome(rule: dict[str, Any]) -> str:
+    """A rule's status, in the words of its group: a reading is followed or differed from."""
+    if group(rule["kind"]) == "seed":
+        return rule["status"]
+    return {"pass": "follows", "fail": "differs"}.get(rule["status"], rule["status"])
+
+
 def outcome(result: dict[str, Any]) -> str:
     """The status as a reader should see it, known failures included."""
     if is_expected_failure(result):
@@ -137,17 +146,90 @@ def mutants_killed(report: dict[str, Any], rule: dict[str, Any]) -> str:
     return f"{sum(n in killed for n in names)}/{len(names)}"
 
 
+#: The heading of failures of items that rely on readings (or only on context
+#: rules) when those do not count: "follows / differs from the catalogue's reading".
+READINGS_TITLE = "Differs from the catalogue's readings"
+#: The heading of the comparison with the reference engine: a bug finder, never a verdict.
+REFERENCE_TITLE = "Differs from the reference engine"
+READINGS_NOTE = ("These items rely on a reading: the catalogue's answer where the seed is "
+                 "silent. The engine reads the seed another way; this is information, not a "
+                 "broken rule (unless the run used --strict-readings).")
+REFERENCE_NOTE = ("Where the engine answers otherwise than the reference engine on what the "
+                  "rules fix. Information for finding bugs: it never fails a certification "
+                  "nor marks a rule failing.")
+
+
+def counted(report: dict[str, Any], result: dict[str, Any]) -> bool:
+    """Whether a result counts toward the verdict of this report.
+
+    When the engine never started, every result is the same error and counts:
+    nothing is "information" about an engine that did not run.
+    """
+    if report["verdict"]["status"] == "not certified":
+        return True
+    return counts(result["basis"], report["settings"]["strict_readings"])
+
+
 def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The results a reader must look at, grouped as the reports show them."""
+    """The results a reader must look at, grouped as the reports show them.
+
+    Failures and errors are those the verdict rests on; failures of items that
+    rely on readings come apart (they say the engine reads the seed another
+    way); comparisons with the reference engine are `differences`.
+    """
     results = report["results"]
+    bad = ("fail", "error")
     groups = {
-        "Failures": [r for r in results if r["status"] == "fail"],
-        "Errors": [r for r in results if r["status"] == "error"],
+        "Failures": [r for r in results if r["status"] == "fail" and counted(report, r)],
+        "Errors": [r for r in results if r["status"] == "error" and counted(report, r)],
         "Unexpected passes": [r for r in results if is_unexpected_pass(r)],
+        READINGS_TITLE: [r for r in results if r["status"] in bad and not counted(report, r)
+                         and r["basis"] != "reference"],
     }
-    if not groups["Unexpected passes"]:
-        del groups["Unexpected passes"]  # the usual case: no section to announce
+    for optional in ("Unexpected passes", READINGS_TITLE):
+        if not groups[optional]:
+            del groups[optional]  # the usual case: no section to announce
     return groups
+
+
+def differences(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Items that compare with the reference engine and found it answering otherwise."""
+    return [r for r in report["results"] if r["basis"] == "reference"
+            and r["status"] in ("fail", "error") and not counted(report, r)]
+
+
+def handshake_problem(report: dict[str, Any]) -> str:
+    """The handshake failure message, or "" when the engine started."""
+    return next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
+
+
+def skipped(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Skipped items grouped by reason, most frequent first."""
+    return skip_reasons(report["results"])
+
+
+def rule_groups(report: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The rules as reports show them: seed rules, then readings, then context."""
+    titles = {"seed": "Seed rules", "reading": "Readings (the catalogue's answer where the "
+              "seed is silent)", "context": "Context (rules from outside the seed)"}
+    return [(titles[name], [r for r in report["rules"] if group(r["kind"]) == name])
+            for name in GROUPS]
+
+
+def verdict_line(report: dict[str, Any]) -> str:
+    """One sentence: the verdict and how rules were counted (the badge counts the same)."""
+    v = report["verdict"]
+    seed = v["rules"]["seed"]
+    informative = v["informative_rules"]
+    text = (f"{v['status']} (exit {v['exit_code']}): {v['message']}. Seed rules passed: "
+            f"{seed['pass']}/{seed['total']}")
+    if informative:
+        text += f" ({informative} informative rule(s) not counted: nothing to follow)"
+    reading = v["rules"]["reading"]
+    if reading["total"]:
+        how = "counted (--strict-readings)" if v["strict_readings"] else "information only"
+        text += f"; readings followed: {reading['pass']}/{reading['total']} ({how})"
+    return text + "."
 
 
 def engine_label(report: dict[str, Any]) -> str:

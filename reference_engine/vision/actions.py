@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import Unsupported
-from reference_engine.vision import costs, deathblow, deck, field, vocabulary
+from reference_engine.vision import costs, deathblow, deck, field, power, triggers, vocabulary
 from reference_engine.vision.model import PLAYERS, Card, Clause, Effect, Part
 from reference_engine.vision.state import Game
 
@@ -101,6 +101,9 @@ def _play(game: Game, action: dict[str, Any]) -> None:
     if paid > game.nodes[by]:
         raise Rejected(f"{by} has {game.nodes[by]} node(s), cannot pay {paid}")
     chosen = _targets(game, action.get("targets"))
+    if not chosen and any(_needs_chosen(clause) for clause in card.texts):
+        raise Rejected(f"{card.id} targets a card (chosen) and none was given: not a proper "
+                       "target (only 'all' may match nothing, IR-12/p4)")
     game.nodes[by] -= paid
     if card.cost == "X":
         card.x_paid = game.rules.x_from_payment(paid, costs.cost_delta(game, by))
@@ -115,6 +118,12 @@ def _play(game: Game, action: dict[str, Any]) -> None:
                                 from_unnegatable=clause.unnegatable))
     if card.zone == "resolving":
         game.move(card, "graveyard")
+
+
+def _needs_chosen(clause: Clause) -> bool:
+    """vision/reading/play-needs-a-proper-target: a play clause acting on `chosen`."""
+    return clause.kind == "play" and any(
+        args.get("target") == "chosen" for _, args in play_parts(clause))
 
 
 def _put_onto_field(game: Game, action: dict[str, Any]) -> None:
@@ -143,12 +152,19 @@ def _battle_damage(game: Game, action: dict[str, Any]) -> None:
     if not isinstance(spec, dict):
         raise Unsupported("battle_damage: expected {target, amount, source}")
     vocabulary.reject_unknown(spec, frozenset({"target", "amount", "source"}), "battle_damage")
-    amount = _count(spec.get("amount"), "battle_damage.amount")
     target = _card(game, spec.get("target"), "battle_damage.target")
     if target.zone != "field" or target.type != "character":
         raise Rejected(f"{target.id} is not a character on the field")
     source = _card(game, spec["source"], "battle_damage.source") if spec.get("source") else None
+    if "amount" in spec or source is None:
+        amount = _count(spec.get("amount"), "battle_damage.amount")
+    else:  # the source's attack "after this process" (6.1.10), none below 0
+        amount = max(0, power.power_of(game, source)[0])
     deathblow.deal_damage(game, target, amount, source.id if source else None, battle=True)
+    if source is not None:
+        deathblow.check_state(game)
+        for effect in triggers.collect_from(game, "battle_damage_dealt", source, target):
+            game.resolve(effect)
 
 
 def _draw(game: Game, action: dict[str, Any]) -> None:

@@ -63,7 +63,7 @@ def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
     if card.zone != "field" or card.deathblow or card.id in game.dying:
         return False
     if not rules.rule_beats_effects(reason):
-        if "deathblow" in card.immune:
+        if card.immune & {"deathblow", "deathblow_state"}:
             return False
         game.dying.add(card.id)
         try:
@@ -81,6 +81,11 @@ def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
               battle=card.deathblow_by_battle)
     if card.deathblow_by_battle:
         for effect in triggers.collect(game, "deathblow_by_battle", card):
+            game.resolve(effect)
+    actor = rules.deathblow_by_effect_of(game, card, reason, cause, battle)
+    if actor is not None:
+        for effect in triggers.collect_by_opponent(game, "deathblow_by_opponent_effect", card,
+                                                   actor):
             game.resolve(effect)
     if card.zone == "field":
         field.destroy(game, card)
@@ -110,8 +115,9 @@ def durability_below_zero(durability: int) -> bool:
 
 
 def durability_rule_beats_effects(reason: str) -> bool:
-    """vision/IR-9.2.2.b, QA-2013-11-13: the durability rule takes priority over card
-    effects, so neither "cannot be" texts nor would-replacements stop it."""
+    """vision/IR-9.2.2.b このルールはカードの効果に優先する (and, read so, only .b: reading
+    only-durability-rule-beats-effects): neither "cannot be" / "is not put into 決死状態"
+    texts nor would-replacements stop it."""
     return reason == DURABILITY
 
 
@@ -138,6 +144,35 @@ def cause_is_damage_source(source: str | None, source_owner: str | None) -> str 
 def cause_is_controller(source: str | None, source_owner: str | None) -> str | None:
     """Mutant: the cause is recorded as the player controlling the source."""
     return source_owner
+
+
+def by_card_effect(game: Game, card: Card, reason: str, cause: str | None,
+                   battle: bool) -> str | None:
+    """vision/QA-2013-11-13 (reading deathblow-by-card-effect): whose card's effect put
+    ``card`` into deathblow, if an effect did: a 9.2.2.c instruction, or effect damage
+    that directly caused a 9.2.2.a deathblow.  A 9.2.2.b deathblow is by the rule, and
+    battle damage is not an effect."""
+    if reason == DURABILITY or (reason == DAMAGE and battle) or cause not in game.cards:
+        return None
+    return game.cards[cause].owner
+
+
+def durability_cut_by_modifier_card(game: Game, card: Card, reason: str, cause: str | None,
+                                    battle: bool) -> str | None:
+    """Mutant: a 9.2.2.b deathblow counts as by the effect of the card whose modifier
+    arrived last (No.1280's -0/-3 would let No.1211 return the character)."""
+    if reason == DURABILITY:
+        sources = [m.source for m in power.modifiers_on(game, card) if m.source in game.cards]
+        return game.cards[sources[-1]].owner if sources else None
+    return by_card_effect(game, card, reason, cause, battle)
+
+
+def battle_damage_by_effect(game: Game, card: Card, reason: str, cause: str | None,
+                            battle: bool) -> str | None:
+    """Mutant: battle damage counts as an effect of the attacking card."""
+    if reason == DAMAGE and battle and cause in game.cards:
+        return game.cards[cause].owner
+    return by_card_effect(game, card, reason, cause, battle)
 
 
 def only_battle_damage(reason: str, battle: bool) -> bool:

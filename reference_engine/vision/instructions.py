@@ -63,7 +63,7 @@ def _destroy(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
 
 def _deathblow(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
     def one(card: Card) -> bool:
-        if not on_field(card, "deathblow", character=True):
+        if not on_field(card, "deathblow", character=True) or "deathblow_state" in card.immune:
             return False
         if game.rules.instruction_deathblows():
             deathblow.put_into_deathblow(game, card, deathblow.INSTRUCTION, effect.source,

@@ -93,3 +93,4 @@ class Effect:
     from_unnegatable: bool = False              # produced by a 【】 clause
     answers: Effect | None = None               # for `targeted` triggers: the effect to negate
     negated: bool = False
+    clause: Clause | None = None                # the auto clause it came from (2.12.3)

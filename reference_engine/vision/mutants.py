@@ -88,10 +88,17 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("deathblow-only-below-zero", ["IR-9.2.2.b"],
        "durability exactly 0 does not put into deathblow",
        durability_is_lethal=deathblow.durability_below_zero),
-    _m("durability-zero-yields-to-effects", ["IR-9.2.2.b", "QA-2013-11-13"],
-       "card effects (immunity, would-deathblow replacements) can stop a durability-0 "
-       "deathblow",
+    _m("durability-zero-yields-to-effects", ["IR-9.2.2.b"],
+       "card effects (immunity, 'not put into 決死状態' texts, would-deathblow replacements) "
+       "can stop a durability-0 deathblow",
        rule_beats_effects=deathblow.nothing_beats_effects),
+    _m("durability-deathblow-by-modifier-card", ["QA-2013-11-13"],
+       "a durability-0 deathblow counts as put 'by an effect' of the card whose power "
+       "modifier caused it, so No.1211 returns it",
+       deathblow_by_effect_of=deathblow.durability_cut_by_modifier_card),
+    _m("battle-damage-is-an-effect", ["QA-2013-11-13"],
+       "a deathblow from battle damage counts as 'by an effect' of the attacking card",
+       deathblow_by_effect_of=deathblow.battle_damage_by_effect),
     _m("deathblow-instruction-ignored", ["IR-9.2.2.c"],
        "'put into 決死状態' instructions do nothing",
        instruction_deathblows=deathblow.instruction_does_nothing),

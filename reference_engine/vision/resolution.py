@@ -8,7 +8,7 @@ applied to some of them (IR-12/p3) or when nothing matched (IR-12/p4).
 
 from __future__ import annotations
 
-from reference_engine.vision import deathblow, deck, instructions, triggers
+from reference_engine.vision import deathblow, deck, instructions, negation, triggers
 from reference_engine.vision.model import Effect, Part
 from reference_engine.vision.state import Game
 
@@ -21,7 +21,7 @@ def resolve(game: Game, effect: Effect) -> bool:
     if len(game.resolving) + answer_depth(effect) < MAX_DEPTH:
         for answer in triggers.collect_targeted(game, effect):
             game.resolve(answer)
-    if effect.negated:
+    if effect.negated or silenced(game, effect):
         return False
     game.resolving.append(effect)
     completed = True
@@ -38,6 +38,14 @@ def resolve(game: Game, effect: Effect) -> bool:
     deck.end_of_resolution(game, effect)
     game.emit("resolved", source=effect.source, completed=completed)
     return completed
+
+
+def silenced(game: Game, effect: Effect) -> bool:
+    """vision/IR-2.12.3 「発生せず、解決されない」: an effect already triggered is not
+    resolved when its card's text was negated before it resolves."""
+    source = game.cards.get(effect.source or "")
+    return (effect.clause is not None and source is not None
+            and not negation.clause_active(game, source, effect.clause))
 
 
 def answer_depth(effect: Effect) -> int:

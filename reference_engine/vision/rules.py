@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from reference_engine._mutant import patched
 from reference_engine.vision import costs, deathblow, deck, names, negation, power, resolution
 
 
@@ -40,6 +41,7 @@ class Rules:
     instruction_deathblows: Callable[..., bool] = deathblow.instruction_puts_into_deathblow
     deathblow_cause: Callable[..., Any] = deathblow.cause_is_damage_source  # IR-1.10.12.f
     deathblow_by_battle: Callable[..., bool] = deathblow.only_battle_damage  # QA-363
+    deathblow_by_effect_of: Callable[..., Any] = deathblow.by_card_effect  # QA-2013-11-13
     # 2.12.3 / 12.4: negation
     negated_text_silences: Callable[..., bool] = negation.negated_text_silences_all
     text_negation_spares: Callable[..., bool] = negation.brackets_survive_text_negation
@@ -56,9 +58,4 @@ REFERENCE = Rules()
 
 def with_patch(patch: dict[str, Any] | None) -> Rules:
     """`REFERENCE` with the fields in ``patch`` replaced; unknown fields are an error."""
-    if not patch:
-        return REFERENCE
-    unknown = sorted(set(patch) - {f.name for f in dataclasses.fields(Rules)})
-    if unknown:
-        raise ValueError(f"mutant patches unknown switch points {unknown}")
-    return dataclasses.replace(REFERENCE, **patch)
+    return patched(REFERENCE, patch)

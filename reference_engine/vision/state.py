@@ -11,13 +11,14 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from reference_engine._bookkeeping import Bookkeeping
 from reference_engine.vision.model import PLAYERS, ZONES, Card, Effect, Modifier
 
 if TYPE_CHECKING:
     from reference_engine.vision.rules import Rules
 
 
-class Game:
+class Game(Bookkeeping):
     """Two players, their cards, and what happened so far in the current action."""
 
     def __init__(self, rules: Rules, seed: int, nodes: dict[str, int], cards: list[Card]):
@@ -40,22 +41,6 @@ class Game:
         self.resolve: Callable[[Effect], bool] = _not_wired
         for card in self.field_cards():
             card.entered_at = self.tick()
-
-    def tick(self) -> int:
-        """A fresh timestamp: the arrival order of field entries and modifiers."""
-        self._clock += 1
-        return self._clock
-
-    def emit(self, kind: str, **fields: Any) -> None:
-        self.events.append({"type": kind, **fields})
-
-    @staticmethod
-    def opponent(player: str) -> str:
-        return "p2" if player == "p1" else "p1"
-
-    def who(self, who: str, controller: str) -> str:
-        """A WHO (``self``/``opponent``) as seen by ``controller``."""
-        return controller if who == "self" else self.opponent(controller)
 
     def zone_cards(self, player: str, zone: str) -> list[Card]:
         return [self.cards[i] for i in self.zones[player][zone]]

@@ -19,7 +19,7 @@ def triggered_effect(holder: Card, clause: Clause, chosen: list[str],
     """The effect an auto clause of ``holder`` produces; ``chosen`` is what set it off."""
     return Effect(controller=holder.owner, parts=list(clause.parts), source=holder.id,
                   chosen=chosen, x=holder.x_paid, from_unnegatable=clause.unnegatable,
-                  answers=answers)
+                  answers=answers, clause=clause)
 
 
 def _auto_clauses(game: Game, holder: Card, event: str) -> list[Clause]:
@@ -41,6 +41,20 @@ def collect(game: Game, event: str, subject: Card) -> list[Effect]:
             if selectors.matches(game, subject, clause.when["filter"], holder.owner):
                 found.append(triggered_effect(holder, clause, [subject.id]))
     return found
+
+
+def collect_by_opponent(game: Game, event: str, subject: Card, actor: str) -> list[Effect]:
+    """Like `collect`, for triggers that also ask who acted: only holders whose
+    opponent is ``actor`` (No.1211: "by an effect of the opponent's card")."""
+    return [e for e in collect(game, event, subject) if e.controller != actor]
+
+
+def collect_from(game: Game, event: str, holder: Card, subject: Card) -> list[Effect]:
+    """Auto clauses of ``holder`` alone whose TRIGGER ``event`` matches ``subject``
+    ("when this card deals battle damage to ...")."""
+    return [triggered_effect(holder, clause, [subject.id])
+            for clause in _auto_clauses(game, holder, event)
+            if selectors.matches(game, subject, clause.when["filter"], holder.owner)]
 
 
 def targets_of(game: Game, effect: Effect) -> tuple[set[str], list[Card]]:

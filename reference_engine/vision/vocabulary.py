@@ -19,13 +19,14 @@ CLAUSE_KEYS = frozenset({"kind", "unnegatable", "when", "effect", "modifier", "a
                          "gain"})
 CARD_TYPES = frozenset({"character", "spell", "command"})
 CLAUSE_KINDS = frozenset({"play", "auto", "continuous"})
-IMMUNITIES = frozenset({"destroy", "damage", "return", "deathblow"})
+IMMUNITIES = frozenset({"destroy", "damage", "return", "deathblow", "deathblow_state"})
 FILTER_KEYS = frozenset({"zone", "controller", "type", "name_ref", "same_name_as",
                          "durability_max", "not"})
 MODIFIER_KINDS = ("change", "swap", "add", "always")
 MODIFIER_KEYS = frozenset({"target", "kind", "attack", "durability", "x"})
 TRIGGER_EVENTS = frozenset({"enters_field", "targeted", "would_deathblow",
-                            "deathblow_by_battle"})
+                            "deathblow_by_battle", "deathblow_by_opponent_effect",
+                            "battle_damage_dealt"})
 WHO = frozenset({"self", "opponent"})
 
 #: operation -> (required argument keys, optional argument keys)

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from conformance._properties import Play, Scenario, Trace, Violation
+from conformance._properties import Scenario, Trace, run_accepted, short
+
+__all__ = ["card_in_setup", "events", "resolve_effect", "run_accepted", "short"]
 
 # -- helpers --------------------------------------------------------------------------
-
-def short(action: dict[str, Any]) -> str:
-    return json.dumps(action, ensure_ascii=False)[:160]
-
-
-def run_accepted(play: Play, scenario: Scenario) -> Trace:
-    """Run the scenario; every step is valid vocabulary, so every step must be accepted."""
-    trace = play.run(scenario)
-    for i, reply in enumerate(trace.replies):
-        if not reply["accepted"]:
-            raise Violation(
-                f"step {i + 1} {short(scenario['steps'][i]['do'])} was rejected "
-                f"({reply.get('reason')!r}), but it is a legal action on this board",
-                expect={i: {"outcome": "accepted"}})
-    return trace
-
 
 def events(trace: Trace, step: int, kind: str, **fields: Any) -> list[dict[str, Any]]:
     return trace.find(step, type=kind, **fields)

@@ -1,0 +1,140 @@
+"""The effect language: what one INSTRUCTION does (docs/rulesets/mtg.md).
+
+609.3 (do as much as possible) for discards and library moves; 609.5 (ties:
+only the text decides); the continuous effects a resolving text creates
+(``become``, ``cost_change``, ``grant``, ``shield``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reference_engine.mtg import characteristics, prevention
+from reference_engine.mtg.model import Continuous
+from reference_engine.mtg.state import Game, Rejected
+
+
+class Fizzled(Exception):
+    """Mutant behaviour: an impossible instruction stops the rest of the text."""
+
+
+# -- 609.3 switch points ------------------------------------------------------------------
+
+def as_many_as_possible(asked: int, available: int) -> int:
+    """609.3: do the possible part."""
+    return min(asked, available)
+
+
+def all_or_nothing(asked: int, available: int) -> int:
+    """Mutant: an instruction that cannot be done in full does nothing at all."""
+    return asked if available >= asked else 0
+
+
+def impossible_is_illegal(asked: int, available: int) -> int:
+    """Mutant: an instruction that cannot be done in full makes the action illegal."""
+    if available < asked:
+        raise Rejected(f"cannot do {asked} with only {available}")
+    return asked
+
+
+# -- 609.5 switch points -----------------------------------------------------------------------
+
+def no_general_tie_rule(game: Game, controller: str) -> str | None:
+    """609.5: there is no general rule for a tie; only the text says what happens."""
+    return None
+
+
+def tie_goes_to_controller(game: Game, controller: str) -> str | None:
+    """Mutant: a tie counts as the effect's controller having more."""
+    return controller
+
+
+def tie_goes_to_active_player(game: Game, controller: str) -> str | None:
+    """Mutant: a tie counts as the active player having more."""
+    return game.active
+
+
+# -- instructions -------------------------------------------------------------------------------
+
+Context = tuple[str, str | None]    # (controller, source id)
+
+
+def _count(game: Game, rule: Callable[[int, int], int], asked: int, available: int) -> int:
+    return rule(asked, available)
+
+
+def discard(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    player = game.who(args.get("player", "self"), ctx[0])
+    hand = game.zone(player, "hand")
+    n = _count(game, game.rules.discard_count, args["count"], len(hand))
+    for obj in hand[:n]:
+        game.move(obj, "graveyard")
+        game.emit("discard", player=player, card=obj.id)
+    if game.rules.impossible_stops_rest and n < args["count"]:
+        raise Fizzled
+
+
+def move_top(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    player = game.who(args.get("player", "self"), ctx[0])
+    library = game.zone(player, "library")
+    n = _count(game, game.rules.library_count, args["count"], len(library))
+    for obj in library[:n]:
+        game.move(obj, args.get("to", "graveyard"))
+    if game.rules.impossible_stops_rest and n < args["count"]:
+        raise Fizzled
+
+
+def damage(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    if ctx[1] is None:
+        raise Rejected("a damage instruction needs a source")
+    to = args["to"]
+    to = game.who(to, ctx[0]) if to in ("self", "opponent") else game.obj(to, "damage to").id
+    prevention.deal(game, game.objects[ctx[1]], to, args["amount"], combat=False)
+
+
+def become(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    characteristics.create_become(game, ctx[0], ctx[1], args)
+
+
+def cost_change(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    game.effects.append(Continuous("cost_change", ctx[0], ctx[1], game.tick(), args))
+
+
+def grant(game: Game, ctx: Context, args: Any) -> None:
+    game.effects.append(Continuous("grant", ctx[0], ctx[1], game.tick(), {"grant": args}))
+
+
+def shield(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    prevention.create_shield(game, ctx[0], args)
+
+
+def compare_life(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    """609.5: the player with more life does ``more``; a tie does what ``tie`` says."""
+    me, other = ctx[0], game.opponent(ctx[0])
+    if game.life[me] != game.life[other]:
+        winner = me if game.life[me] > game.life[other] else other
+        apply(game, (winner, ctx[1]), args.get("more", []))
+        return
+    winner = game.rules.tie_break(game, ctx[0])
+    if winner is not None:
+        apply(game, (winner, ctx[1]), args.get("more", []))
+    elif game.rules.tie_clause_followed:
+        apply(game, ctx, args.get("tie", []))
+
+
+OPERATIONS: dict[str, Callable[[Game, Context, Any], None]] = {
+    "discard": discard, "move_top": move_top, "damage": damage, "become": become,
+    "cost_change": cost_change, "grant": grant, "shield": shield,
+    "compare_life": compare_life,
+}
+
+
+def apply(game: Game, ctx: Context, parts: list[dict[str, Any]]) -> None:
+    """Apply a text's instructions in order (a mutant may stop at an impossible one)."""
+    try:
+        for part in parts:
+            (op, args), = part.items()
+            OPERATIONS[op](game, ctx, args)
+    except Fizzled:
+        return

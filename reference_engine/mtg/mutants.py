@@ -1,0 +1,189 @@
+"""The MTG mutants: each is the reference engine with exactly the named rules broken.
+
+Every entry is data: a name, the rule ids it breaks, one sentence (the bug a
+real engine author could write), and the `rules.Rules` fields it replaces.
+tests/test_reference_mtg.py shows each one behaving differently from the
+reference on some board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_engine._mutant import Mutant
+from reference_engine.mtg import casting, instructions, prevention, resolution
+from reference_engine.mtg import characteristics as ch
+
+R = "mtg/"
+STATICS = ["CR-609.1", "page/p1", "reading/statics-on-battlefield"]
+GOLDEN = ["CR-609.3", "page/p3"]
+TIE = ["CR-609.5", "reading/tie-without-instruction-does-nothing"]
+
+
+def _m(name: str, rules: list[str], description: str, **patch: Any) -> Mutant:
+    return Mutant(name=name, ruleset="mtg", rules=[R + r for r in rules],
+                  description=description, patch=patch)
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # 609.1: where effects come from, and when
+    _m("statics-work-from-any-zone", STATICS,
+       "static abilities of cards in hand, library, graveyard... generate their effects",
+       statics_zones=ch.EVERY_ZONE),
+    _m("statics-work-from-stack", STATICS,
+       "a permanent spell's static ability works while it is still a spell on the stack",
+       statics_zones=ch.BATTLEFIELD_AND_STACK),
+    _m("spell-effect-on-cast", ["CR-609.1", "page/p1"],
+       "an instant's or sorcery's effects happen when it is cast, not when it resolves",
+       effects_at_resolution=resolution.on_cast),
+    # the page: all effects overlap
+    _m("cost-changes-do-not-stack", ["page/p2"],
+       "of several cost changes only the largest one applies",
+       sum_cost_changes=casting.largest_change_only),
+    _m("new-shield-replaces-old", ["page/p2"],
+       "a new prevention shield on a player or object replaces the one already there",
+       combine_shields=False),
+    _m("latest-become-only", ["page/p2"],
+       "a newer characteristic-changing effect on an object replaces the older ones",
+       combine_becomes=ch.latest_become_only),
+    # 609.2: permanents only, unless the text says otherwise
+    _m("land-animation-reaches-graveyard", ["CR-609.2", "ex-609.2/1"],
+       "'all lands become creatures' also turns land cards in graveyards into creatures",
+       become_scope=ch.scope_adds_graveyard),
+    _m("become-reaches-every-zone", ["CR-609.2", "ex-609.2/1"],
+       "an effect that names no zone touches matching cards in every zone",
+       become_scope=ch.scope_every_zone),
+    _m("become-follows-card-to-new-zone", ["CR-609.2", "ex-609.2/1"],
+       "an animated land keeps being a creature after it is put into a graveyard",
+       become_reaches=ch.same_id),
+    _m("become-ignores-named-zone", ["CR-609.2"],
+       "an effect whose text names the graveyard still touches only permanents",
+       become_scope=ch.scope_battlefield_always),
+    _m("cost-change-reaches-hand", ["CR-609.2", "ex-609.2/2"],
+       "a cost change rewrites the mana cost of the cards in hand",
+       cost_change_visible_in=("hand",)),
+    _m("cost-change-reaches-permanents", ["CR-609.2", "ex-609.2/2"],
+       "a cost change rewrites the mana cost of permanents (effects touch permanents)",
+       cost_change_visible_in=("battlefield",)),
+    _m("cost-change-only-from-hand", ["CR-609.2", "ex-609.2/2"],
+       "a cost change misses spells cast from anywhere but the hand",
+       cost_change_reaches=casting.spell_from_hand_only),
+    # 609.3 and the page's golden rule: do as much as possible
+    _m("discard-all-or-nothing", [*GOLDEN, "ex-609.3/1"],
+       "'discard N' with fewer than N cards in hand discards nothing",
+       discard_count=instructions.all_or_nothing),
+    _m("discard-impossible-rejected", [*GOLDEN, "ex-609.3/1"],
+       "'discard N' with fewer than N cards in hand makes the action illegal",
+       discard_count=instructions.impossible_is_illegal),
+    _m("library-move-all-or-nothing", [*GOLDEN, "ex-609.3/2"],
+       "moving N cards from a library holding fewer moves none",
+       library_count=instructions.all_or_nothing),
+    _m("library-move-impossible-rejected", [*GOLDEN, "ex-609.3/2"],
+       "moving N cards from a library holding fewer makes the action illegal",
+       library_count=instructions.impossible_is_illegal),
+    _m("impossible-part-stops-rest", [*GOLDEN, "ex-609.3/1", "ex-609.3/2"],
+       "after an instruction that could be done only in part, the rest of the text is skipped",
+       impossible_stops_rest=True),
+    # 609.4: "as though" applies to its own effect only
+    _m("as-though-flash-grants-keyword", ["CR-609.4"],
+       "'cast as though they had flash' gives the cards the flash keyword",
+       permission_grants_keyword=True),
+    _m("as-though-graveyard-merges-graveyards",
+       ["CR-609.4", "reading/as-though-card-stays-put"],
+       "'as though those cards were in your graveyard' lists them in your graveyard",
+       graveyards_merged=True),
+    _m("as-though-cast-goes-to-casters-graveyard",
+       ["CR-609.4", "reading/as-though-card-stays-put"],
+       "a spell cast from another player's graveyard 'as though' it were yours goes to "
+       "your graveyard",
+       graveyard_of=resolution.to_caster),
+    _m("flash-permission-for-every-player", ["CR-609.4"],
+       "'you may cast spells as though they had flash' lets every player do so",
+       static_grants_to=casting.grants_to_everyone),
+    # 609.4a: two "as though" permissions combine
+    _m("zone-permission-drops-flash", ["CR-609.4a", "ex-609.4a"],
+       "a card cast 'as though it were in your graveyard' gets no 'as though it had flash'",
+       combine_permissions=casting.zone_permission_excludes_flash),
+    _m("latest-as-though-only", ["CR-609.4a", "ex-609.4a"],
+       "of several 'as though' permissions only the newest applies",
+       combine_permissions=casting.latest_as_though_only),
+    _m("flashback-needs-own-graveyard", ["CR-609.4a", "ex-609.4a"],
+       "flashback works only from the caster's real graveyard, not one treated as theirs",
+       flashback_graveyard=casting.only_really_own_graveyard),
+    # 609.4b: paying "as though any type"
+    _m("any-type-recorded-as-replaced", ["CR-609.4b"],
+       "mana paid 'as though' it were another type is recorded as that type",
+       record_spent=casting.spent_as_replaced),
+    _m("any-type-rewrites-cost", ["CR-609.4b"],
+       "paying 'as though any type' rewrites the spell's mana cost to the mana paid",
+       cost_after_payment=casting.cost_rewritten),
+    _m("any-type-ignored", ["CR-609.4b"],
+       "'spend mana as though it were any type' is not honoured",
+       any_type_wordings=()),
+    _m("any-type-can-be-spent-ignored", ["CR-609.4b"],
+       "only the 'as though' wording is honoured, not 'mana of any type can be spent'",
+       any_type_wordings=("spend_as_any_type",)),
+    # 609.5: no general rule for ties
+    _m("tie-goes-to-controller", TIE,
+       "a tie counts as the effect's controller having more",
+       tie_break=instructions.tie_goes_to_controller),
+    _m("tie-goes-to-active-player", TIE,
+       "a tie counts as the active player having more",
+       tie_break=instructions.tie_goes_to_active_player),
+    _m("tie-clause-ignored", ["CR-609.5"],
+       "what the text says to do on a tie is not done",
+       tie_clause_followed=False),
+    # 609.7: damage from a specific source
+    _m("shield-stops-any-source", ["CR-609.7"],
+       "a shield for a chosen source prevents damage from any source",
+       shield_source_matches=prevention.any_source),
+    _m("shield-protects-both-players", ["CR-609.7"],
+       "a shield on one player also prevents damage to the other player",
+       shield_protects=prevention.protects_both_players),
+    _m("next-time-shield-never-used-up", ["CR-609.7", "context/CR-615"],
+       "'the next time' shields keep preventing for the rest of the turn",
+       shield_used_up=prevention.never_used_up),
+    # 609.7a: which sources may be chosen, and when
+    _m("source-chosen-from-any-zone", ["CR-609.7a"],
+       "any object may be chosen as the source, e.g. a card in a graveyard no one refers to",
+       legal_source=prevention.any_zone_source),
+    _m("referenced-source-rejected", ["CR-609.7a"],
+       "an object that left its zone cannot be chosen even when an ability on the stack "
+       "refers to it",
+       legal_source=prevention.unreferenced_source),
+    _m("command-zone-source-rejected", ["CR-609.7a"],
+       "face-up objects in the command zone cannot be chosen",
+       legal_source=prevention.no_command_zone_source),
+    _m("source-must-deal-damage", ["CR-609.7a"],
+       "only an object able to deal damage may be chosen",
+       legal_source=prevention.damage_dealer_source),
+    _m("source-chosen-at-damage-time", ["CR-609.7a"],
+       "the source is chosen when damage comes, not when the shield is created",
+       choose_at_creation=False),
+    _m("chosen-permanent-ignores-combat", ["CR-609.7a"],
+       "a shield for a chosen permanent does not stop its combat damage",
+       shield_source_matches=prevention.chosen_ignores_combat),
+    _m("spell-shield-lost-on-resolution", ["CR-609.7a"],
+       "a shield for a permanent spell stops applying once the spell becomes a permanent",
+       shield_follows_spell=False),
+    # 609.7b: characteristic-limited shields
+    _m("characteristic-checked-at-creation", ["CR-609.7b"],
+       "the source's characteristic is checked when the shield is made, not at the damage",
+       characteristic_holds=prevention.checked_at_creation),
+    _m("shield-used-without-preventing", ["CR-609.7b"],
+       "a shield is used up by damage from its source even when it prevented nothing",
+       shield_used_up=prevention.used_when_met),
+    _m("zero-damage-uses-shield", ["CR-609.7b", "reading/zero-damage-prevents-nothing"],
+       "a source dealing 0 damage uses up the shield",
+       zero_damage_meets_shields=True, shield_used_up=prevention.used_when_fits),
+    # 609.7c: static prevention/replacement by characteristic, every zone
+    _m("static-prevention-battlefield-only", ["CR-609.7c"],
+       "a static 'prevent all damage from red sources' only stops permanents",
+       static_prevent_zones=ch.BATTLEFIELD_ONLY),
+    _m("static-prevention-battlefield-and-stack", ["CR-609.7c"],
+       "a static prevention by characteristic only stops permanents and spells",
+       static_prevent_zones=ch.BATTLEFIELD_AND_STACK),
+    _m("static-replacement-battlefield-only", ["CR-609.7c", "context/CR-614"],
+       "a static replacement by characteristic only touches damage from permanents",
+       static_replace_zones=ch.BATTLEFIELD_ONLY),
+)

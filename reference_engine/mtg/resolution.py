@@ -1,0 +1,72 @@
+"""Resolving the top of the stack (609.1: a spell's or ability's effects happen when it
+resolves) and applying an effect's text."""
+
+from __future__ import annotations
+
+from reference_engine.mtg import instructions, prevention
+from reference_engine.mtg.model import PERMANENT_TYPES, Obj
+from reference_engine.mtg.state import Game, Rejected
+
+
+def on_resolution(game: Game, obj: Obj) -> bool:
+    """609.1: a spell's effects are generated when it resolves."""
+    return True
+
+
+def on_cast(game: Game, obj: Obj) -> bool:
+    """Mutant: a spell's text takes effect as soon as it is cast."""
+    return False
+
+
+def spell_text(obj: Obj) -> list[dict]:
+    found = obj.ability("spell")
+    return found["spell"] if found else []
+
+
+def to_owner(obj: Obj) -> str:
+    """A card leaving the stack goes to its owner's graveyard (whoever cast it)."""
+    return obj.owner
+
+
+def to_caster(obj: Obj) -> str:
+    """Mutant: a spell cast 'as though' from your graveyard goes to your graveyard."""
+    return obj.controller
+
+
+def after_cast(game: Game, obj: Obj) -> None:
+    """The mutant timing: apply the text at cast time."""
+    if not game.rules.effects_at_resolution(game, obj):
+        instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
+
+
+def resolve_top(game: Game) -> None:
+    if not game.stack:
+        raise Rejected("the stack is empty")
+    obj = game.objects[game.stack[-1]]
+    game.emit("resolved", card=obj.id)
+    if obj.ability_of is not None:
+        game.stack.pop()
+        del game.objects[obj.id]
+        instructions.apply(game, (obj.controller, obj.ability_of), obj.effect)
+        return
+    if PERMANENT_TYPES & set(obj.types):
+        old = obj.incarnation
+        game.move(obj, "battlefield")
+        prevention.spell_became_permanent(game, obj, old)
+        return
+    if game.rules.effects_at_resolution(game, obj):
+        instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
+    if obj.zone != "stack":
+        return
+    if obj.cast_with_flashback:
+        game.move(obj, "exile")
+        return
+    owner = game.rules.graveyard_of(obj)
+    if owner == obj.owner:
+        game.move(obj, "graveyard")
+        return
+    game.stack.remove(obj.id)
+    obj.zone = "graveyard"
+    obj.incarnation += 1
+    game.zones[owner]["graveyard"].append(obj.id)
+    game.emit("moved", card=obj.id, **{"from": "stack", "to": "graveyard"})

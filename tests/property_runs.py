@@ -1,0 +1,70 @@
+"""Running one ruleset property through the real runner, for the property tests.
+
+`run_property` uses `Runner.run_property` exactly as a certification does (quick
+profile); `as_case` turns a counterexample back into a `Case` after checking it
+against the case schema, so a test can replay it on other engines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from conformance._catalogue import Case, Catalogue
+from conformance._loading import load_engine
+from conformance._properties import Property
+from conformance._results import Result
+from conformance._runner import Runner
+from conformance._schemas import load
+from conformance._settings import get_profile
+
+
+def runner(spec: str, profile: str = "quick") -> Runner:
+    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
+    run = Runner(catalogue, load_engine(spec), spec, get_profile(profile),
+                 reference=lambda: load_engine("reference"))
+    run.handshake()
+    return run
+
+
+def run_property(prop: Property, spec: str) -> Result:
+    run = runner(spec)
+    try:
+        return run.run_property(prop)
+    finally:
+        run.engine.close()
+
+
+def as_case(text: str) -> Case:
+    data = yaml.safe_load(text)
+    jsonschema.validate(data, load("schemas", "case.json"))
+    return Case(id=data["id"], title=data["title"], ruleset=data["ruleset"],
+                rules=tuple(data["rules"]), source=data["source"], notes=data["notes"],
+                flags=(), setup=data["setup"], steps=tuple(data["steps"]), path="-", line=1)
+
+
+def assert_kills(prop: Property, mutant: str) -> None:
+    """``prop`` fails on the mutant with a counterexample tagged like the property whose
+    expectations (if it wrote any) the reference meets and the mutant does not."""
+    spec = f"reference:{mutant}"
+    result = run_property(prop, spec)
+    assert result.status == "fail", f"{prop.id} did not kill {mutant}: {result.message}"
+    if prop.compares_reference:
+        # the reference engine's answer is no expectation
+        assert result.mismatches and "write_from_seed" in result.counterexample
+    if "write_from_seed" in result.counterexample:
+        # no expectation derived: the counterexample waits for a person to write one
+        # from the seed, and does not validate until then
+        with pytest.raises(jsonschema.ValidationError, match="write_from_seed"):
+            as_case(result.counterexample)
+        return
+    case = as_case(result.counterexample)
+    assert case.rules == prop.rules
+    if any("expect" in step for step in case.steps):
+        # The expectations the property wrote are the seed's: the reference
+        # meets them, the mutant does not.
+        assert runner(spec).run_case(case).status == "fail", result.counterexample
+        assert runner("reference").run_case(case).status == "pass", result.counterexample
