@@ -8,12 +8,11 @@ a failure can be looked at.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conformance.report import _compare
+from conformance.report import _compare, render
 from tests._browser import Browser, find_chromium
 
 pytestmark = [
@@ -52,10 +51,16 @@ def test_comparison_page_shows_chart_table_and_japanese_titles(browser, tmp_path
 
 def test_single_engine_report_fits_800px(browser, tmp_path):
     page = tmp_path / "report.html"
-    shutil.copy(REFERENCE / "report.html", page)
+    report = json.loads((REFERENCE / "report.json").read_text("utf-8"))
+    page.write_text(render(report, "html"), "utf-8")
     browser.open(page)
     browser.screenshot(tmp_path / "report.png")
     assert browser.console_errors() == []
-    assert browser.visible("#summary")
+    assert browser.visible("#sticky") and browser.visible("#summary")
+    assert browser.visible("svg.chart")
     assert browser.text_visible(JAPANESE_TITLE)
     assert browser.horizontal_overflow() == 0
+    # the summary stays in view when the page is scrolled to its end
+    browser.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    top = browser.evaluate("document.getElementById('sticky').getBoundingClientRect().top")
+    assert 0 <= top <= 1

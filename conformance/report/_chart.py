@@ -55,7 +55,8 @@ def family(rule: dict[str, Any]) -> str:
         head = number.group()
         # "12.3.1" -> "12", but "609.7a" -> "609.7": three-digit rules group by sub-rule
         return "§" + (head if len(head.split(".")[0]) >= 3 else head.split(".")[0])
-    return ref.split()[0] if ref else rule["id"].split("/", 1)[-1].split("/")[0]
+    word = re.match(r"[^\s,.:;(（、・]+", ref)
+    return word.group() if word else rule["id"].split("/", 1)[-1].split("/")[0]
 
 
 def counted(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -166,7 +167,7 @@ def side_by_side(engines: list[tuple[str, list[dict[str, Any]]]], title: str) ->
 
 
 def _open(height: int, title: str) -> str:
-    return (f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" role="img" '
+    return (f'<svg class="chart" role="img" '
             f'viewBox="0 0 {WIDTH} {height}" width="100%" style="max-width:{WIDTH}px">'
             f"<title>{_e(title)}</title>")
 
