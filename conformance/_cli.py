@@ -158,6 +158,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", help="compare two reports: what regressed, what was fixed")
     p.add_argument("old", type=Path)
     p.add_argument("new", type=Path)
+    p.add_argument("--markdown", type=Path, metavar="FILE",
+                   help="also write the diff as Markdown (for a CI job summary)")
     p.set_defaults(func=_cmd_diff)
 
     p = sub.add_parser("compare", help="engines side by side: rules as rows, engines as "
@@ -506,7 +508,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     """
     from conformance._verdict import counts, group
 
-    old, new = (_read_report(p) for p in (args.old, args.new))
+    old, new = (_read_report(_report_path(p)) for p in (args.old, args.new))
     strict = new["settings"]["strict_readings"]
     before = {r["id"]: r["status"] for r in old["results"]}
     after = {r["id"]: r["status"] for r in new["results"]}
@@ -526,18 +528,50 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         info = [i for i in ids if i in after and i not in counted]
         if info:
             groups[f"{title} (information: not counted)"] = info
-    for title, ids in groups.items():
-        for item in sorted(ids):
-            print(f"{title}: {item} ({before.get(item, '-')} -> {after.get(item, '-')})")
+    lines = [(title, item, before.get(item, "-"), after.get(item, "-"))
+             for title, ids in groups.items() for item in sorted(ids)]
     old_rules = {r["id"]: r["status"] for r in old["rules"]}
+    rule_changes = []
     for rule in new["rules"]:
         was = old_rules.get(rule["id"])
         if was is not None and was != rule["status"]:
             kind = "rule" if group(rule["kind"]) == "seed" else group(rule["kind"])
-            print(f"{kind} {rule['id']}: {was} -> {rule['status']}")
-    print(", ".join(f"{len(ids)} {title}" for title, ids in groups.items()))
+            rule_changes.append((kind, rule["id"], was, rule["status"]))
+    for title, item, was, now in lines:
+        print(f"{title}: {item} ({was} -> {now})")
+    for kind, rule_id, was, now in rule_changes:
+        print(f"{kind} {rule_id}: {was} -> {now}")
+    tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
+    print(tally)
     worse = groups["regressed"] or groups["new and failing"]
+    if args.markdown:
+        _write_diff_markdown(args.markdown, args.old, args.new, lines, rule_changes, tally,
+                             regressions=len(groups["regressed"] + groups["new and failing"]))
     return ExitCode.FAILURES if worse else ExitCode.OK
+
+
+def _write_diff_markdown(path: Path, old: Path, new: Path, lines: list[tuple[str, ...]],
+                         rule_changes: list[tuple[str, ...]], tally: str,
+                         regressions: int) -> None:
+    """The diff for a CI job summary: the outcome first, then what changed."""
+    from conformance.report._markdown import inline
+
+    head = (f"**{regressions} regression(s)**" if regressions
+            else "**No regressions**")
+    out = ["## Conformance diff", "", f"{head} against `{inline(str(old))}` "
+           f"(new: `{inline(str(new))}`): {tally}.", ""]
+    if lines:
+        out += ["| change | item | before | after |", "|---|---|---|---|"]
+        out += [f"| {inline(t)} | `{inline(i)}` | {w} | {n} |" for t, i, w, n in lines]
+        out.append("")
+    if rule_changes:
+        out += ["| kind | rule | before | after |", "|---|---|---|---|"]
+        out += [f"| {k} | `{inline(r)}` | {w} | {n} |" for k, r, w, n in rule_changes]
+        out.append("")
+    try:
+        path.write_text("\n".join(out), "utf-8")
+    except OSError as exc:
+        raise UsageError(f"--markdown {path}: cannot write there ({exc})") from None
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
