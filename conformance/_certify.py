@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import fnmatch
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +22,7 @@ from conformance._loading import load_engine
 from conformance._results import Result
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
+from conformance._suite import Suite
 from conformance._verdict import rule_status, verdict
 
 REPORT_FORMAT = "card-conformance-report/2"
@@ -40,6 +40,7 @@ class RunConfig:
     strict_readings: bool = False         # readings and context entries count too
     allow_no_verdict: bool = False        # a run where nothing passed or failed exits 0
     mutation: bool = False                # also run the reference engine's mutants
+    jobs: int = 1                         # processes for mutation analysis
 
 
 def check_default_root(root: Path | None) -> None:
@@ -68,7 +69,8 @@ def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catal
 
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,
             on_start: Callable[[Catalogue], None] | None = None,
-            on_mutant: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+            on_mutant: Callable[[dict[str, Any]], None] | None = None,
+            suite: Suite | None = None) -> dict[str, Any]:
     """Run everything selected; return the report dict (partial if interrupted).
 
     ``on_start`` sees the catalogue before anything runs (to say which one is
@@ -76,16 +78,19 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     mutant's row (progress output).  A KeyboardInterrupt (SIGINT, or SIGTERM
     turned into one by the CLI) stops the run in any phase, mutation included;
     the report then says ``complete: false`` and keeps everything recorded.
+    A ``suite`` already loaded is used as it is (mutation analysis runs many
+    engines on one).
     """
-    catalogue = load_valid_catalogue(config.cases_root, config.selection.rulesets)
-    _check_filters(catalogue, config.selection)
+    suite = suite or Suite.load(config.cases_root, config.selection.rulesets)
+    catalogue = suite.catalogue
+    suite.check_filters(config.selection)
     if on_start is not None:
         on_start(catalogue)
     known = KnownFailures.read(config.known_failures) if config.known_failures else None
     timeout = config.timeout or config.profile.timeout
     engine = load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
     runner = Runner(catalogue, engine, config.engine_spec, config.profile, config.selection,
-                    reference=lambda: load_engine("reference"))
+                    reference=lambda: load_engine("reference"), properties=suite.properties)
     started = datetime.datetime.now(datetime.UTC)
     began = time.perf_counter()
     results: list[Result] = []
@@ -102,8 +107,8 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             from conformance._mutation import run_mutants
 
             mutation = {"mutants": [], "score": 1.0}
-            run_mutants(config.cases_root, config.selection.rulesets, config.profile,
-                        into=mutation, on_mutant=on_mutant)
+            run_mutants(suite, config.selection.rulesets, config.profile,
+                        into=mutation, on_mutant=on_mutant, jobs=config.jobs)
     except KeyboardInterrupt:
         complete = False
         problems.append({"kind": "interrupted",
@@ -113,32 +118,14 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         engine.close()
     problems[:0] = runner.problems
     if known is not None:
-        ids = [c.id for c in catalogue.cases] + [p.id for p in runner.properties()]
-        problems += known.review(results, ids)
+        problems += known.review(results, suite.ids())
     if not results and complete:
         problems.append({"kind": "no-verdict", "message": "no case or property was selected"})
     return build_report(
         catalogue=catalogue, config=config, engine_info=runner.engine_info, results=results,
         problems=problems, complete=complete, started=started,
         duration=time.perf_counter() - began, mutation=mutation,
-        property_rules={p.id: list(p.rules) for p in runner.properties()})
-
-
-def _check_filters(catalogue: Catalogue, selection: Selection) -> None:
-    """A --select or --rule that matches nothing is a typo, not a green run."""
-    from conformance._errors import UsageError
-    from conformance._properties import properties_for
-
-    ids = [c.id for c in catalogue.cases]
-    ids += [p.id for rs in catalogue.rulesets for p in properties_for(rs)]
-    for option, patterns, known in (("--select", selection.select, ids),
-                                    ("--rule", selection.rules, list(catalogue.rules))):
-        for pattern in patterns:
-            if not any(fnmatch.fnmatchcase(i, pattern) for i in known):
-                what = "case or property id" if option == "--select" else "rule id"
-                raise UsageError(
-                    f"{option} {pattern!r} matches no {what}; `conformance rules` lists the "
-                    "rule ids, and ids are globs (e.g. 'vision/qa-269/*')")
+        property_rules=suite.property_rules(config.selection))
 
 
 def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[str, Any],
@@ -146,14 +133,8 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
                  started: datetime.datetime, duration: float,
                  mutation: dict[str, Any] | None,
                  property_rules: dict[str, list[str]]) -> dict[str, Any]:
-    summary = {"total": len(results), "pass": 0, "fail": 0, "error": 0, "skip": 0,
-               "expected_failures": 0, "unexpected_passes": 0}
-    for r in results:
-        summary[r.status] += 1
-        if r.expected_failure:
-            key = "unexpected_passes" if r.status == "pass" else "expected_failures"
-            summary[key] += 1
     as_json = [r.to_json() for r in results]
+    summary = _summary(as_json)
     rows = rule_rows(catalogue, as_json, config.selection, mutation, property_rules,
                      config.strict_readings)
     handshake = next((p["message"] for p in problems if p["kind"] == "handshake"), "")
@@ -172,14 +153,111 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
             "filters": config.selection.to_json(),
             "known_failures": str(config.known_failures) if config.known_failures else None,
             "strict_readings": config.strict_readings,
+            "allow_no_verdict": config.allow_no_verdict,
+            "shard": "{}/{}".format(*config.selection.shard) if config.selection.shard else None,
         },
         "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "duration": round(duration, 3),
         "verdict": verdict(as_json, rows, complete=complete, handshake=handshake,
                            strict=config.strict_readings,
-                           allow_no_verdict=config.allow_no_verdict),
+                           # a shard may hold nothing; `merge` judges the whole run
+                           allow_no_verdict=(config.allow_no_verdict
+                                             or config.selection.shard is not None)),
         "summary": summary,
         "results": as_json,
+        "rules": rows,
+        "problems": problems,
+        "mutation": mutation,
+    }
+
+
+def _summary(results: list[dict[str, Any]]) -> dict[str, int]:
+    summary = {"total": len(results), "pass": 0, "fail": 0, "error": 0, "skip": 0,
+               "expected_failures": 0, "unexpected_passes": 0}
+    for r in results:
+        summary[r["status"]] += 1
+        if r["expected_failure"]:
+            key = "unexpected_passes" if r["status"] == "pass" else "expected_failures"
+            summary[key] += 1
+    return summary
+
+
+def _rule_state(kind: str, cases: list[str], ran: list[dict[str, Any]],
+                strict: bool) -> tuple[str, dict[str, int]]:
+    """A rule row's status and counts from the results tagged with it."""
+    counts = {s: sum(r["status"] == s for r in ran) for s in ("pass", "fail", "error", "skip")}
+    # a known failure is still a failure of its rule
+    status = "uncovered" if not cases else (rule_status(kind, ran, strict) or "skip")
+    return status, counts
+
+
+def _by_rule(results: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    by_rule: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        for rule in r["rules"]:
+            by_rule.setdefault(rule, []).append(r)
+    return by_rule
+
+
+def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """One report from the reports of ``--shard`` runs of one engine on one catalogue.
+
+    Results are the union (an item in two shards is an error); the summary, each
+    rule's status and the verdict are computed again from them exactly as a
+    single run computes them, so merged shards equal the unsharded run item for
+    item.  The duration is the longest shard's (they ran side by side).
+    """
+    from conformance._errors import UsageError
+
+    if not reports:
+        raise UsageError("merge needs at least one report")
+    first = reports[0]
+    for other in reports[1:]:
+        for what, get in (("catalogue", lambda r: r["suite"]["catalogue_digest"]),
+                          ("suite version", lambda r: r["suite"]["version"]),
+                          ("engine", lambda r: (r["engine"]["spec"], r["engine"].get("name"),
+                                                r["engine"].get("version"))),
+                          ("profile", lambda r: r["settings"]["profile"]),
+                          ("filters", lambda r: r["settings"]["filters"])):
+            if get(other) != get(first):
+                raise UsageError(
+                    f"cannot merge: the reports differ in {what} ({get(first)!r} vs "
+                    f"{get(other)!r}); merge only the shards of one run")
+    results: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for report in reports:
+        for r in report["results"]:
+            if r["id"] in seen:
+                raise UsageError(f"cannot merge: {r['id']!r} is in more than one report; "
+                                 "merge the shards of one run (--shard I/N), each once")
+            seen.add(r["id"])
+            results.append(r)
+    strict = bool(first["settings"]["strict_readings"])
+    by_rule = _by_rule(results)
+    rows = []
+    for row in first["rules"]:
+        status, counts = _rule_state(row["kind"], row["cases"], by_rule.get(row["id"], []),
+                                     strict)
+        rows.append({**row, "status": status, "counts": counts})
+    problems: list[dict[str, str]] = []
+    for report in reports:
+        problems += [p for p in report["problems"] if p not in problems]
+    complete = all(r["complete"] for r in reports)
+    handshake = next((p["message"] for p in problems if p["kind"] == "handshake"), "")
+    settings = {**first["settings"], "shard": None,
+                "merged_shards": [r["settings"].get("shard") or "?" for r in reports]}
+    mutation = next((r["mutation"] for r in reports if r["mutation"]), None)
+    return {
+        **first,
+        "complete": complete,
+        "settings": settings,
+        "started": min(r["started"] for r in reports),
+        "duration": max(r["duration"] for r in reports),
+        "verdict": verdict(results, rows, complete=complete, handshake=handshake,
+                           strict=strict,
+                           allow_no_verdict=bool(first["settings"].get("allow_no_verdict"))),
+        "summary": _summary(results),
+        "results": results,
         "rules": rows,
         "problems": problems,
         "mutation": mutation,
@@ -194,10 +272,7 @@ def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Se
     The status is `conformance._verdict.rule_status`: only items that count for
     the rule decide it (never a comparison with the reference engine).
     """
-    by_rule: dict[str, list[dict[str, Any]]] = {}
-    for r in results:
-        for rule in r["rules"]:
-            by_rule.setdefault(rule, []).append(r)
+    by_rule = _by_rule(results)
     mutants: dict[str, list[str]] = {}
     for m in (mutation or {}).get("mutants", []):
         for rule in m["rules"]:
@@ -210,12 +285,8 @@ def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Se
     for rule in catalogue.rules.values():
         if selection.rulesets and rule.ruleset not in selection.rulesets:
             continue
-        ran = by_rule.get(rule.id, [])
-        counts = {s: sum(r["status"] == s for r in ran) for s in ("pass", "fail", "error", "skip")}
-        # a known failure is still a failure of its rule
-        status = rule_status(rule.kind, ran, strict) or "skip"
-        if not covering.get(rule.id):
-            status = "uncovered"
+        status, counts = _rule_state(rule.kind, covering.get(rule.id, []),
+                                     by_rule.get(rule.id, []), strict)
         rows.append({
             "id": rule.id, "ruleset": rule.ruleset, "ref": rule.ref, "kind": rule.kind,
             "title": rule.title,

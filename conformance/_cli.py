@@ -121,6 +121,11 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--allow-no-verdict", action="store_true",
                        help="exit 0 rather than 5 when nothing passed or failed (an engine "
                             "author starting out, with every item still skipped)")
+        p.add_argument("--shard", type=_shard, metavar="I/N",
+                       help="run only the I-th of N shards (by a hash of each item id); the "
+                            "N shard reports merged with `conformance merge` are the whole run")
+        p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
+                       help="run mutation analysis in N processes (default 1)")
         p.add_argument("--memory-limit", type=int, metavar="MB",
                        help="address-space limit for a cmd: engine")
         p.add_argument("--max-reply-bytes", type=int, metavar="N",
@@ -153,13 +158,35 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", help="compare two reports: what regressed, what was fixed")
     p.add_argument("old", type=Path)
     p.add_argument("new", type=Path)
+    p.add_argument("--markdown", type=Path, metavar="FILE",
+                   help="also write the diff as Markdown (for a CI job summary)")
     p.set_defaults(func=_cmd_diff)
+
+    p = sub.add_parser("compare", help="engines side by side: rules as rows, engines as "
+                                       "columns, with a pass-rate chart (HTML and Markdown)")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
+                   help="report.json files (or folders holding one); shard reports of one "
+                        "engine are merged first")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for compare.html and compare.md")
+    p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("merge", help="combine the reports of --shard runs into one report "
+                                     "(all formats)")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
+                   help="report.json files (or folders holding one) of one engine's shards")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for the merged report.json, report.md, junit.xml, report.html "
+                        "and badge.json")
+    p.set_defaults(func=_cmd_merge)
 
     p = sub.add_parser("mutants", help="list the reference engine's mutants, or run them "
                                        "(--run) and print which the suite kills")
     _catalogue_options(p)
     p.add_argument("--run", action="store_true", help="run the suite against every mutant")
     p.add_argument("--profile", choices=sorted(PROFILES), default="quick")
+    p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
+                   help="run the mutants in N processes (default 1)")
     p.set_defaults(func=_cmd_mutants)
     return parser
 
@@ -180,7 +207,8 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     if args.run_timeout:
         profile = dataclasses.replace(profile, run_timeout=args.run_timeout)
     selection = Selection(rulesets=args.ruleset, select=args.select, rules=args.rule,
-                          properties=not args.no_properties, cases=not args.no_cases)
+                          properties=not args.no_properties, cases=not args.no_cases,
+                          shard=args.shard)
     options: dict[str, Any] = {}
     if args.memory_limit:
         options["memory_limit_mb"] = args.memory_limit
@@ -195,7 +223,8 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        cases_root=args.cases, known_failures=args.known_failures,
                        timeout=args.timeout, engine_options=options,
                        strict_readings=args.strict_readings,
-                       allow_no_verdict=args.allow_no_verdict, mutation=args.mutation)
+                       allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
+                       jobs=args.jobs)
     total = 0
     if args.mutation:
         from conformance._mutation import list_mutants
@@ -207,17 +236,42 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     progress.done()
     _print_outcome(report)
     if args.out:
-        from conformance.report import write_counterexamples, write_reports
-
-        try:
-            written = write_reports(report, args.out)
-            examples = write_counterexamples(report, args.out)
-        except OSError as exc:
-            raise UsageError(f"cannot write the reports to {args.out}: {exc}") from exc
-        print(f"reports written: {', '.join(str(p) for p in written.values())}")
-        for path in examples:
-            print(f"counterexample written: {path}")
+        _write_all(report, args.out)
     return exit_status(report)
+
+
+def _write_all(report: dict[str, Any], out: Path) -> None:
+    from conformance.report import write_counterexamples, write_reports
+
+    try:
+        written = write_reports(report, out)
+        examples = write_counterexamples(report, out)
+    except OSError as exc:
+        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
+    print(f"reports written: {', '.join(str(p) for p in written.values())}")
+    for path in examples:
+        print(f"counterexample written: {path}")
+
+
+def _shard(text: str) -> tuple[int, int]:
+    """``I/N`` with 1 <= I <= N, for --shard."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write the shard as I/N, e.g. 1/2") from None
+    if not 1 <= i <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: I must be between 1 and N")
+    return i, n
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
+    return value
 
 
 def _check_out(out: Path) -> None:
@@ -377,6 +431,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 # -- report / rules / failures ----------------------------------------------------
+def _report_path(path: Path) -> Path:
+    """A report.json, or a folder of reports holding one."""
+    return path / "report.json" if path.is_dir() else path
+
+
 def _read_report(path: Path) -> dict[str, Any]:
     """A report.json, checked against the schema: a wrong file is one clear line."""
     from conformance.report import InvalidReport, validate_report
@@ -449,7 +508,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     """
     from conformance._verdict import counts, group
 
-    old, new = (_read_report(p) for p in (args.old, args.new))
+    old, new = (_read_report(_report_path(p)) for p in (args.old, args.new))
     strict = new["settings"]["strict_readings"]
     before = {r["id"]: r["status"] for r in old["results"]}
     after = {r["id"]: r["status"] for r in new["results"]}
@@ -469,18 +528,71 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         info = [i for i in ids if i in after and i not in counted]
         if info:
             groups[f"{title} (information: not counted)"] = info
-    for title, ids in groups.items():
-        for item in sorted(ids):
-            print(f"{title}: {item} ({before.get(item, '-')} -> {after.get(item, '-')})")
+    lines = [(title, item, before.get(item, "-"), after.get(item, "-"))
+             for title, ids in groups.items() for item in sorted(ids)]
     old_rules = {r["id"]: r["status"] for r in old["rules"]}
+    rule_changes = []
     for rule in new["rules"]:
         was = old_rules.get(rule["id"])
         if was is not None and was != rule["status"]:
             kind = "rule" if group(rule["kind"]) == "seed" else group(rule["kind"])
-            print(f"{kind} {rule['id']}: {was} -> {rule['status']}")
-    print(", ".join(f"{len(ids)} {title}" for title, ids in groups.items()))
+            rule_changes.append((kind, rule["id"], was, rule["status"]))
+    for title, item, was, now in lines:
+        print(f"{title}: {item} ({was} -> {now})")
+    for kind, rule_id, was, now in rule_changes:
+        print(f"{kind} {rule_id}: {was} -> {now}")
+    tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
+    print(tally)
     worse = groups["regressed"] or groups["new and failing"]
+    if args.markdown:
+        _write_diff_markdown(args.markdown, args.old, args.new, lines, rule_changes, tally,
+                             regressions=len(groups["regressed"] + groups["new and failing"]))
     return ExitCode.FAILURES if worse else ExitCode.OK
+
+
+def _write_diff_markdown(path: Path, old: Path, new: Path, lines: list[tuple[str, ...]],
+                         rule_changes: list[tuple[str, ...]], tally: str,
+                         regressions: int) -> None:
+    """The diff for a CI job summary: the outcome first, then what changed."""
+    from conformance.report._markdown import inline
+
+    head = (f"**{regressions} regression(s)**" if regressions
+            else "**No regressions**")
+    out = ["## Conformance diff", "", f"{head} against `{inline(str(old))}` "
+           f"(new: `{inline(str(new))}`): {tally}.", ""]
+    if lines:
+        out += ["| change | item | before | after |", "|---|---|---|---|"]
+        out += [f"| {inline(t)} | `{inline(i)}` | {w} | {n} |" for t, i, w, n in lines]
+        out.append("")
+    if rule_changes:
+        out += ["| kind | rule | before | after |", "|---|---|---|---|"]
+        out += [f"| {k} | `{inline(r)}` | {w} | {n} |" for k, r, w, n in rule_changes]
+        out.append("")
+    try:
+        path.write_text("\n".join(out), "utf-8")
+    except OSError as exc:
+        raise UsageError(f"--markdown {path}: cannot write there ({exc})") from None
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from conformance.report import _compare
+
+    reports = [(str(_report_path(p)), _read_report(_report_path(p))) for p in args.reports]
+    written = _compare.write(_compare.compare(reports), args.out)
+    for path in written:
+        print(f"wrote {path}")
+    return ExitCode.OK
+
+
+def _cmd_merge(args: argparse.Namespace) -> int:
+    from conformance._certify import exit_status, merge_reports
+
+    _check_out(args.out)
+    reports = [_read_report(_report_path(p)) for p in args.reports]
+    merged = merge_reports(reports)
+    _print_outcome(merged)
+    _write_all(merged, args.out)
+    return exit_status(merged)
 
 
 def _cmd_mutants(args: argparse.Namespace) -> int:
@@ -490,7 +602,14 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         for m in list_mutants(args.ruleset):
             print(f"{m['name']:32} {', '.join(m['rules'])}\n{'':32} {m['description']}")
         return ExitCode.OK
-    result = run_mutants(args.cases, args.ruleset, get_profile(args.profile), verbose=True)
+    from conformance._suite import Suite
+
+    def show(row: dict[str, Any]) -> None:
+        mark = "killed" if row["killed"] else "SURVIVED"
+        print(f"{row['name']:32} {mark:8} {', '.join(row['killed_by'][:3])}", file=sys.stderr)
+
+    result = run_mutants(Suite.load(args.cases, args.ruleset), args.ruleset,
+                         get_profile(args.profile), on_mutant=show, jobs=args.jobs)
     survivors = [m for m in result["mutants"] if not m["killed"]]
     print(f"mutation score {result['score']:.2%}: {len(result['mutants']) - len(survivors)} of "
           f"{len(result['mutants'])} mutants killed")

@@ -11,11 +11,16 @@ public ``list_mutants``; they are run through the same adapter as any engine.
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from conformance._runner import Selection
 from conformance._settings import Profile
+
+if TYPE_CHECKING:
+    from conformance._suite import Suite
 
 
 def list_mutants(rulesets: list[str] | None = None) -> list[dict[str, Any]]:
@@ -29,33 +34,74 @@ def list_mutants(rulesets: list[str] | None = None) -> list[dict[str, Any]]:
     ]
 
 
-def run_mutants(cases_root: Path | None, rulesets: list[str] | None, profile: Profile,
+def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 into: dict[str, Any] | None = None,
-                on_mutant: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                on_mutant: Callable[[dict[str, Any]], None] | None = None,
+                jobs: int = 1) -> dict[str, Any]:
     """Run each mutant against the items tagged with the rules it breaks.
 
-    Rows are added to ``into`` (``{"mutants": [...], "score": ...}``) as they
-    finish, so an interrupted run keeps the ones done; an interrupt inside a
-    mutant's run is raised again as KeyboardInterrupt rather than moving on.
+    The catalogue is the one in ``suite``, loaded once.  With ``jobs`` > 1 the
+    mutants run in that many worker processes (forked, so each starts with the
+    suite already loaded).  Rows are added to ``into`` (``{"mutants": [...],
+    "score": ...}``) as they finish, so an interrupted run keeps the ones done;
+    an interrupt inside a mutant's run is raised again as KeyboardInterrupt
+    rather than moving on.
     """
-    from conformance._certify import RunConfig, certify
-    from conformance._runner import Selection
-
     result = into if into is not None else {"mutants": [], "score": 1.0}
     rows = result["mutants"]
-    for mutant in list_mutants(rulesets):
-        config = RunConfig(
-            engine_spec=f"reference:{mutant['name']}", profile=profile, cases_root=cases_root,
-            selection=Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]))
-        report = certify(config)
-        if not report["complete"]:
-            raise KeyboardInterrupt
-        killers = [r["id"] for r in report["results"]
-                   if r["status"] == "fail" and r["basis"] != "reference"]
-        row = {"name": mutant["name"], "ruleset": mutant["ruleset"],
-               "rules": mutant["rules"], "killed": bool(killers), "killed_by": killers}
+    mutants = list_mutants(rulesets)
+    order = {m["name"]: i for i, m in enumerate(mutants)}
+
+    def record(row: dict[str, Any]) -> None:
         rows.append(row)
+        rows.sort(key=lambda r: order[r["name"]])
         result["score"] = sum(r["killed"] for r in rows) / len(rows)
         if on_mutant is not None:
             on_mutant(row)
+
+    if jobs <= 1 or len(mutants) <= 1:
+        for mutant in mutants:
+            record(_run_one(suite, profile, mutant))
+        return result
+    global _WORKER_STATE
+    _WORKER_STATE = (suite, profile)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(min(jobs, len(mutants)), initializer=_ignore_sigint) as pool:
+        try:
+            for row in pool.imap_unordered(_run_in_worker, mutants):
+                record(row)
+        except KeyboardInterrupt:
+            pool.terminate()
+            raise
     return result
+
+
+def _run_one(suite: Suite, profile: Profile, mutant: dict[str, Any]) -> dict[str, Any]:
+    from conformance._certify import RunConfig, certify
+
+    config = RunConfig(
+        engine_spec=f"reference:{mutant['name']}", profile=profile,
+        cases_root=suite.catalogue.root,
+        selection=Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]))
+    report = certify(config, suite=suite)
+    if not report["complete"]:
+        raise KeyboardInterrupt
+    killers = [r["id"] for r in report["results"]
+               if r["status"] == "fail" and r["basis"] != "reference"]
+    return {"name": mutant["name"], "ruleset": mutant["ruleset"],
+            "rules": mutant["rules"], "killed": bool(killers), "killed_by": killers}
+
+
+#: What forked workers inherit: the loaded suite and the profile.
+_WORKER_STATE: tuple[Suite, Profile] | None = None
+
+
+def _run_in_worker(mutant: dict[str, Any]) -> dict[str, Any]:
+    assert _WORKER_STATE is not None
+    return _run_one(*_WORKER_STATE, mutant)
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all and keeps what is done."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # the parent's terminate() must end us

@@ -25,6 +25,7 @@ import os
 import shlex
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -78,9 +79,12 @@ class Selection:
     rules: list[str] = dataclasses.field(default_factory=list)    # rule ids
     properties: bool = True
     cases: bool = True
+    shard: tuple[int, int] | None = None   # (i, n): only the i-th of n shards, 1-based
 
     def wants(self, item_id: str, ruleset: str, rules: tuple[str, ...]) -> bool:
         if self.rulesets and ruleset not in self.rulesets:
+            return False
+        if self.shard is not None and shard_of(item_id, self.shard[1]) != self.shard[0]:
             return False
         if self.select and not any(fnmatch.fnmatchcase(item_id, p) for p in self.select):
             return False
@@ -89,6 +93,13 @@ class Selection:
 
     def to_json(self) -> dict[str, Any]:
         return {"select": list(self.select), "rules": list(self.rules)}
+
+
+def shard_of(item_id: str, shards: int) -> int:
+    """The shard (1..shards) an item belongs to: a hash of its id, so the split is the
+    same on every machine and run, the shards' union is the whole run, and adding an
+    item to the catalogue moves no other item to another shard."""
+    return zlib.crc32(item_id.encode("utf-8")) % shards + 1
 
 
 def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None) -> str:
@@ -116,8 +127,10 @@ def _shown_path(path: str, cwd: str) -> str:
 class Runner:
     def __init__(self, catalogue: Catalogue, engine: Engine, engine_spec: str,
                  profile: Profile, selection: Selection | None = None,
-                 reference: Callable[[], Engine] | None = None) -> None:
+                 reference: Callable[[], Engine] | None = None,
+                 properties: list[Property] | None = None) -> None:
         self.catalogue = catalogue
+        self._properties = properties
         self.engine = engine
         self.engine_spec = engine_spec
         self.profile = profile
@@ -137,7 +150,9 @@ class Runner:
     def properties(self) -> list[Property]:
         if not self.selection.properties:
             return []
-        found = [p for rs in self.catalogue.rulesets for p in properties_for(rs)]
+        found = self._properties
+        if found is None:
+            found = [p for rs in self.catalogue.rulesets for p in properties_for(rs)]
         return [p for p in found if self.selection.wants(p.id, p.ruleset, p.rules)]
 
     # -- running -----------------------------------------------------------------

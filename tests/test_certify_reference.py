@@ -16,6 +16,7 @@ import pytest
 from conformance._certify import RunConfig, certify, exit_status
 from conformance._mutation import list_mutants, run_mutants
 from conformance._settings import get_profile
+from conformance._suite import Suite
 from conformance.report import validate_report
 
 # whole certifications and every mutant: the slow layer
@@ -66,7 +67,7 @@ def test_a_broken_rule_fails_certification_naming_case_rule_and_rerun():
 
 @pytest.mark.slow
 def test_every_mutant_is_killed_by_an_item_tagged_with_its_rule():
-    result = run_mutants(None, None, get_profile("quick"))
+    result = run_mutants(Suite.load(None, None), None, get_profile("quick"), jobs=2)
     survivors = [m["name"] for m in result["mutants"] if not m["killed"]]
     assert not survivors, f"mutants not caught: {survivors}"
     assert result["score"] == 1.0

@@ -13,11 +13,18 @@ import html
 import re
 from typing import Any
 
-from conformance.report import _text
+from conformance.report import _chart, _text
 
 _CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 1rem;
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK JP",
+"Hiragino Sans","Yu Gothic","Meiryo",sans-serif;margin:0 auto;max-width:1200px;padding:0 1rem;
 color:#1f2328}
+.scroll{overflow-x:auto;max-width:100%}td{overflow-wrap:anywhere}
+.note{background:#ddf4ff;border:1px solid #54aeff;padding:.5rem}
+.sticky{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;
+padding:.3rem 0;margin:0}.sticky p{margin:.2rem 0}
+svg.chart{display:block;margin:.5rem 0}
+.status-differs .status,.status.status-differs{color:#8250df;background:#fbefff}
 h1{font-size:1.6rem}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2rem;margin-top:2rem}
 table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #d0d7de;padding:.2rem .5rem;
 text-align:left;vertical-align:top}th{background:#f6f8fa}
@@ -87,7 +94,9 @@ def render(report: dict[str, Any]) -> str:
         f"<header><h1>{_e(title, 500)}</h1>",
         *_banner(report),
         _facts(report),
-        f"<nav>{''.join(nav)}</nav></header><main>",
+        "</header>",
+        _sticky(report, nav),
+        "<main>",
         _summary(report),
         *_problems(report),
         _rules(report, attention),
@@ -97,14 +106,27 @@ def render(report: dict[str, Any]) -> str:
         *_mutation(report),
         "</main>",
     ]
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{_e(title, 200)}</title><style>{_CSS}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
+    return page(title, "\n".join(body))
+
+
+def _sticky(report: dict[str, Any], nav: list[str]) -> str:
+    """The verdict and the rule counts, kept in view while the page scrolls."""
+    verdict = report["verdict"]
+    groups = verdict["rules"]
+    parts = [_status(_verdict_class(verdict["status"]), f"verdict: {verdict['status']}"),
+             f"seed rules {groups['seed']['pass']}/{groups['seed']['total']}"]
+    if groups["reading"]["total"]:
+        parts.append(f"readings followed {groups['reading']['pass']}/"
+                     f"{groups['reading']['total']}")
+    summary = report["summary"]
+    parts.append(f"{summary['pass']} passed, {summary['fail']} failed, {summary['error']} "
+                 f"errors, {summary['skip']} skipped")
+    return (f'<div class="sticky" id="sticky"><p>{" · ".join(parts)}</p>'
+            f"<nav>{''.join(nav)}</nav></div>")
+
+
+def _verdict_class(status: str) -> str:
+    return {"pass": "pass", "fail": "fail", "no verdict": "skip"}.get(status, "error")
 
 
 def _banner(report: dict[str, Any]) -> list[str]:
@@ -142,8 +164,11 @@ def _summary(report: dict[str, Any]) -> str:
     counts = _text.ruleset_rows(report)
     rows = [_row([_e(v) for v in row.values()]) for row in counts]
     per_ruleset = _table(list(counts[0]), rows) if counts else "<p>No rulesets.</p>"
-    return (f'<section id="summary"><h2>Summary</h2><h3>Results (cases and properties)</h3>'
-            f"{results}<h3>Rules</h3>{by_rule}<h3>Rulesets</h3>{per_ruleset}</section>")
+    chart = _chart.stacked(rules, "Rules by status, per ruleset and rule family")
+    return (f'<section id="summary"><h2>Summary</h2>{chart}'
+            f"<h3>Results (cases and properties)</h3><div class=\"scroll\">{results}</div>"
+            f'<h3>Rules</h3><div class="scroll">{by_rule}</div><h3>Rulesets</h3>'
+            f'<div class="scroll">{per_ruleset}</div></section>')
 
 
 def _problems(report: dict[str, Any]) -> list[str]:
@@ -265,3 +290,19 @@ def _mutation(report: dict[str, Any]) -> list[str]:
     return [f'<section id="mutation"><h2>Mutation</h2><p>Score: {mutation["score"]:.0%} of '
             f'{len(mutation["mutants"])} mutants killed.</p>'
             f'{_table(["mutant", "ruleset", "rules", "killed", "killed by"], rows)}</section>']
+
+
+# -- shared with the comparison page (report/_compare.py) --------------------------------
+e, table, tr, status_badge = _e, _table, _row, _status
+
+
+def page(title: str, body: str) -> str:
+    """A whole self-contained page: the report's CSS and policy around ``body``."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{_e(title, 200)}</title><style>{_CSS}</style></head><body>\n"
+        + body
+        + "\n</body></html>\n"
+    )
