@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -550,8 +551,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     return ExitCode.FAILURES if worse else ExitCode.OK
 
 
-def _write_diff_markdown(path: Path, old: Path, new: Path, lines: list[tuple[str, ...]],
-                         rule_changes: list[tuple[str, ...]], tally: str,
+def _write_diff_markdown(path: Path, old: Path, new: Path, lines: Sequence[tuple[Any, ...]],
+                         rule_changes: Sequence[tuple[Any, ...]], tally: str,
                          regressions: int) -> None:
     """The diff for a CI job summary: the outcome first, then what changed."""
     from conformance.report._markdown import inline

@@ -47,8 +47,8 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     an interrupt inside a mutant's run is raised again as KeyboardInterrupt
     rather than moving on.
     """
-    result = into if into is not None else {"mutants": [], "score": 1.0}
-    rows = result["mutants"]
+    result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0}
+    rows: list[dict[str, Any]] = result["mutants"]
     mutants = list_mutants(rulesets)
     order = {m["name"]: i for i, m in enumerate(mutants)}
 

@@ -10,6 +10,7 @@ network port is needed.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -69,10 +70,8 @@ class Browser:
             self._proc.wait(timeout=10)
         finally:
             for fd in (self._to_browser, self._from_browser):
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
             shutil.rmtree(self._profile, ignore_errors=True)
 
     # -- protocol ------------------------------------------------------------------

@@ -35,7 +35,7 @@ def steps(job: dict) -> list[dict]:
 def run_step(step: dict, env: dict[str, str], cwd: Path, matrix: dict) -> int:
     script = step["run"]
     for key, value in matrix.items():
-        script = script.replace("${{ matrix.%s }}" % key, str(value))
+        script = script.replace(f"${{{{ matrix.{key} }}}}", str(value))
     assert "${{" not in script, f"unhandled expression in step {step.get('name')!r}"
     done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)

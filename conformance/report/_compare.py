@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance._results import worst
-from conformance.report import _chart, _text
+from conformance.report import _chart, _replace, _text
 from conformance.report._html import anchor, e, page, status_badge, table, tr
 from conformance.report._markdown import inline
-from conformance.report import _replace
 
 
 @dataclasses.dataclass

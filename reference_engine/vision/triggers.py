@@ -54,7 +54,7 @@ def collect_from(game: Game, event: str, holder: Card, subject: Card) -> list[Ef
     ("when this card deals battle damage to ...")."""
     return [triggered_effect(holder, clause, [subject.id])
             for clause in _auto_clauses(game, holder, event)
-            if selectors.matches(game, subject, clause.when["filter"], holder.owner)]
+            if selectors.matches(game, subject, (clause.when or {})["filter"], holder.owner)]
 
 
 def targets_of(game: Game, effect: Effect) -> tuple[set[str], list[Card]]:

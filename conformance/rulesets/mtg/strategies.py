@@ -42,7 +42,7 @@ def shield_scenarios(draw: st.DrawFn, recolor: bool = False) -> Scenario:
     """p1 makes one or two shields; p2's creatures deal damage (some 0, some combat);
     with ``recolor``, colour changes happen between the damage steps."""
     n = draw(st.integers(1, 2))
-    creatures = [{"id": f"c{i}", "types": ["creature"],
+    creatures: list[dict[str, Any]] = [{"id": f"c{i}", "types": ["creature"],
                   "colors": [draw(st.sampled_from(SHIELD_COLORS))],
                   "power": 2, "toughness": 2} for i in range(n)]
     ids = [c["id"] for c in creatures]
