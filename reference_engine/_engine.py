@@ -21,6 +21,7 @@ VERSION = "0.1.0"
 #: ruleset name -> the package that models it.
 RULESETS: dict[str, str] = {
     "vision": "reference_engine.vision",
+    "zatch": "reference_engine.zatch",
 }
 
 
