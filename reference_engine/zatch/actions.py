@@ -59,7 +59,7 @@ def _use(game: Game, action: dict[str, Any]) -> None:
     if "interrupt" in action and not game.rules.interrupts_allowed:
         raise Rejected("effect interrupts were abolished: an effect resolves as soon as it is "
                        "used, so nothing can be used in between")
-    why = timing.use_refusal(game, card, by)
+    why = timing.use_refusal(game, card, by, interrupting="interrupt" in action)
     if why:
         raise Rejected(why)
     effect = game.cards[card].effect

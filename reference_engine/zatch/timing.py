@@ -20,14 +20,17 @@ def kind_of(game: Game, effect: Effect) -> str:
     return effect.kind
 
 
-def use_refusal(game: Game, card: str, by: str) -> str | None:
+def use_refusal(game: Game, card: str, by: str, interrupting: bool = False) -> str | None:
+    """``interrupting``: used as an interrupt (only a mutant gets this far with one), which
+    under the old rules could use a card the interrupted effect was discarding."""
     rules, board = game.rules, game.board
     effect = game.cards[card].effect
     if effect is None:
         return f"card {card} has no effect to use"
     if game.cards[card].owner != by:
         return f"card {card} is not {by}'s"
-    if game.zone_of(card) == "discard" and not rules.usable_from_discard(game, card):
+    if game.zone_of(card) == "discard" and not interrupting \
+            and not rules.usable_from_discard(game, card):
         return f"card {card} is in the discard pile"
     if effect.kind == "on_field" and rules.on_field_fires != "declared":
         return "a 'このカードが場にある→' effect is never declared: it works while on the field"
