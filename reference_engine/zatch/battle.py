@@ -77,11 +77,6 @@ def everyones_spells(game: Game, inst: Instance, what: str) -> list[Instance]:
     return _spells(game, what)
 
 
-def any_side(game: Game, inst: Instance, what: str) -> list[Instance]:
-    """Bug: 'negate attack' and 'negate defense' each negate any spell of the opponent."""
-    return opponents_spells(game, inst, "spell")
-
-
 def spell_means_attack(game: Game, inst: Instance, what: str) -> list[Instance]:
     """Bug: 'negate the spell' reaches only attack spells."""
     return opponents_spells(game, inst, "attack" if what == "spell" else what)
