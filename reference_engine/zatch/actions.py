@@ -75,7 +75,7 @@ def _use(game: Game, action: dict[str, Any]) -> None:
     elif effect.jammer:
         if target is not None:
             negation.negate(game, target, card)
-        elif not game.rules.jammer_needs_target:
+        elif game.rules.jammer_without_target == "armed":
             game.armed.append(inst.n)
         inst.resolved = True
     elif kind in game.rules.deferred_kinds:
@@ -95,7 +95,7 @@ def _jam_target(game: Game, card: str, by: str, named: str | None) -> Instance |
         reach = [i for i in reach if i.card == named]
     reach = [i for i in reach if i.n not in game.board.negated]
     if not reach:
-        if game.rules.jammer_needs_target:
+        if game.rules.jammer_without_target == "refused":
             raise Rejected("a jammer answers the opponent's action right before it; there is "
                            "no such effect to negate")
         return None

@@ -58,7 +58,10 @@ MUTANTS: tuple[Mutant, ...] = (
        jam_window=negation.action_before_last),
     _m("zatch-jammer-without-target", ["negate", "negate.2", "jammer.def"],
        "a jammer may be used when there is nothing to negate (costs paid, nothing happens)",
-       jammer_needs_target=False),
+       jammer_without_target="wasted"),
+    _m("zatch-jammer-armed-in-advance", ["negate.2"],
+       "a jammer used with nothing to negate waits and negates the opponent's next effect",
+       jammer_without_target="armed"),
     # ジャマー効果: what negation does
     _m("zatch-negation-refunds-costs", ["jammer", "jammer.2"],
        "a negated effect gives back the MP and cards paid to use it",
@@ -235,7 +238,7 @@ MUTANTS: tuple[Mutant, ...] = (
        "a jammer may negate the opponent's standing-by effect at any time before it fires",
        in_force_jammable=frozenset({"standby"})),
     # 「このカードが場にある→」
-    _m("zatch-on-field-needs-declaring", ["on-field.1"],
+    _m("zatch-on-field-needs-declaring", ["on-field.1", "on-field.4"],
        "an on-field effect must be declared with a use action; it never fires by itself",
        on_field_fires="declared"),
     _m("zatch-on-field-own-turn-only", ["on-field.1", "on-field.4"],
@@ -256,7 +259,7 @@ MUTANTS: tuple[Mutant, ...] = (
        "them does)",
        effects_restriction_covers_on_field=False),
     # 使えない
-    _m("zatch-restriction-ignored", ["negate-vs-cannot", "cannot", "cannot.1", "cannot.3",
+    _m("zatch-restriction-ignored", ["negate-vs-cannot", "cannot", "cannot.1", "cannot.3", "on-field.3",
                                      "unnegatable.2"],
        "a staying 使えない restricts nothing",
        restrictions_apply=False),

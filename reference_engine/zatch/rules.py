@@ -25,7 +25,7 @@ class Rules:
     costs_rechecked_after_response: bool = False                    # interrupt.ex1
     # ジャマー効果 / 無効にする
     jam_window: F = negation.last_action_of_opponent                # jammer.def, .1, negate.1
-    jammer_needs_target: bool = True                                # negate.2
+    jammer_without_target: str = "refused"                          # negate.2
     negation_restores: F = negation.restore_keep_costs              # jammer.2
     negated_counts_as_used: bool = True                             # jammer.2
     on_field_jammable: bool = False                                 # jammer.3, on-field.2
