@@ -174,44 +174,57 @@ def window_scenarios(draw: Any) -> Scenario:
             "hand": [{"id": f"{player}j{i}", "effect": {"jammer": True}} for i in (1, 2, 3, 4)]}
     jammers = {p: [f"{p}j{i}" for i in (1, 2, 3, 4)] for p in PLAYERS}
     steps = []
-    for _ in range(draw(st.integers(2, 9))):
-        by, what = draw(PLAYER), draw(st.sampled_from(["effect", "jammer", "pass"]))
-        if what == "jammer" and jammers[by]:
-            steps.append(use(jammers[by].pop(0), by))
-        elif what == "effect":
-            steps.append(use(f"{by}o{draw(st.sampled_from([1, 2]))}", by))
-        else:
-            steps.append(act("pass", by))
+    for _ in range(draw(st.integers(1, 4))):
+        # an effect, a few actions that may close the window, maybe a jammer
+        by = draw(PLAYER)
+        steps.append(use(f"{by}o{draw(st.sampled_from([1, 2]))}", by))
+        for _ in range(draw(st.integers(0, 2))):
+            steps.append(act("pass", draw(PLAYER)))
+        answer = draw(PLAYER)
+        if jammers[answer] and draw(st.integers(0, 3)):
+            steps.append(use(jammers[answer].pop(0), answer))
     return {"setup": setup, "steps": steps}
 
 
 # -- battle •2, •3, ※, nonbattle •2, •3, •5: timing ------------------------------------------
 
-KINDS = ("ordinary", "battle", "attack", "defense", "non_battle_spell")
+KINDS = ("battle", "non_battle_spell", "attack", "defense", "ordinary")
+
+
+def _timing_effect(kind: str, side: str | None) -> dict[str, Any]:
+    effect: dict[str, Any] = {"kind": kind, "do": [{"mp": {"player": "self", "amount": 1}}]}
+    if side:
+        effect["side"] = side
+    if kind in ("attack", "defense"):
+        effect["power"] = 1
+    return effect
 
 
 @st.composite
 def timing_scenarios(draw: Any, spells_only: bool = False) -> Scenario:
-    setup: dict[str, Any] = {"turn": draw(PLAYER), "phase": draw(st.sampled_from(["main", "battle"]))}
-    steps, n = [], 0
+    """Both players probe every effect kind (field cards, so each can be tried again) outside
+    battles, then in each step of a battle, then in the next turn."""
+    turn = draw(PLAYER)
+    setup: dict[str, Any] = {"turn": turn, "phase": draw(st.sampled_from(["battle", "main"]))}
+    kinds = [("non_battle_spell", "attack"), ("non_battle_spell", "defense")]
+    if not spells_only:
+        kinds = [("battle", None), ("attack", None), ("defense", None), ("ordinary", None),
+                 *kinds]
     for player in PLAYERS:
-        setup[player] = {"field": [], "hand": []}
-    for _ in range(draw(st.integers(2, 10))):
-        by = draw(PLAYER)
-        what = draw(st.sampled_from(["effect", "effect", "effect", "battle_in", "next_step",
-                                     "end_turn"]))
-        if what != "effect":
-            steps.append(act(what, by))
-            continue
-        n += 1
-        kind = "non_battle_spell" if spells_only else draw(st.sampled_from(KINDS))
-        effect: dict[str, Any] = {"kind": kind, "do": [{"mp": {"player": "self", "amount": 1}}]}
-        if kind == "non_battle_spell":
-            effect["side"] = draw(st.sampled_from(["attack", "defense"]))
-        if kind in ("attack", "defense"):
-            effect["power"] = draw(st.integers(0, 3))
-        setup[by]["hand"].append({"id": f"c{n}", "effect": effect})
-        steps.append(use(f"c{n}", by))
+        setup[player] = {"field": [
+            {"id": f"{player}{k[:3]}{(s or '')[:1]}", "effect": _timing_effect(k, s)}
+            for k, s in kinds]}
+
+    def probes() -> list[dict[str, Any]]:
+        return [use(card["id"], player) for player in draw(st.permutations(PLAYERS))
+                for card in setup[player]["field"] if not draw(st.integers(0, 3)) == 3]
+
+    steps = probes()
+    if setup["phase"] == "battle":
+        steps += [act("battle_in", turn)] + probes()
+        for _ in range(4):
+            steps += [act("next_step", draw(PLAYER))] + probes()
+    steps += [act("end_turn", turn)] + probes()
     return {"setup": setup, "steps": steps}
 
 
