@@ -91,23 +91,26 @@ def test_generated_scenarios_are_in_the_vocabulary(prop, data):
 
 # -- words outside the vocabulary are errors at their place --------------------------------
 
+def _effect(zone: str = "hand", **effect: Any) -> dict[str, Any]:
+    return {"p1": {zone: [{"id": "a", "effect": effect}]}}
+
+
+E0 = "p1/hand/0/effect"
+
 INVALID = [
     ("setup", {"p3": {}}, ""),
     ("setup", {"phase": "battle_phase"}, "phase"),
     ("setup", {"p1": {"mp": -1}}, "p1/mp"),
     ("setup", {"p1": {"graveyard": []}}, "p1"),
     ("setup", {"p1": {"hand": [{"name": "no id"}]}}, "p1/hand/0"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"kind": "jammer"}}]}}, "p1/hand/0/effect/kind"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"kind": "non_battle_spell"}}]}}, "p1/hand/0/effect"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"side": "attack"}}]}}, "p1/hand/0/effect"),
-    ("setup", {"p1": {"field": [{"id": "a", "effect": {"kind": "on_field"}}]}}, "p1/field/0/effect"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"negates": "effects"}}]}}, "p1/hand/0/effect"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"stay": {"until": "forever"}}}]}},
-     "p1/hand/0/effect/stay/until"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"do": [{"heal": {}}]}}]}},
-     "p1/hand/0/effect/do/0"),
-    ("setup", {"p1": {"hand": [{"id": "a", "effect": {"usable_anyway": True}}]}},
-     "p1/hand/0/effect/usable_anyway"),
+    ("setup", _effect(kind="jammer"), f"{E0}/kind"),
+    ("setup", _effect(kind="non_battle_spell"), E0),
+    ("setup", _effect(side="attack"), E0),
+    ("setup", _effect("field", kind="on_field"), "p1/field/0/effect"),
+    ("setup", _effect(negates="effects"), E0),
+    ("setup", _effect(stay={"until": "forever"}), f"{E0}/stay/until"),
+    ("setup", _effect(do=[{"heal": {}}]), f"{E0}/do/0"),
+    ("setup", _effect(usable_anyway=True), f"{E0}/usable_anyway"),
     ("action", {"use": "a"}, ""),
     ("action", {"play": "a", "by": "p1"}, ""),
     ("action", {"pass": {}}, ""),

@@ -66,7 +66,7 @@ def attacker_wins_ties(attacker: str) -> str:
     return attacker
 
 
-# -- 「攻撃を無効にする」「防御を無効にする」「術を無効にする」 (use-attack.4) -----------------------
+# -- 「攻撃を無効にする」「防御を無効にする」「術を無効にする」 (use-attack.4) ---------
 
 def opponents_spells(game: Game, inst: Instance, what: str) -> list[Instance]:
     return [s for s in _spells(game, what) if s.by != inst.by]

@@ -259,7 +259,8 @@ MUTANTS: tuple[Mutant, ...] = (
        "them does)",
        effects_restriction_covers_on_field=False),
     # 使えない
-    _m("zatch-restriction-ignored", ["negate-vs-cannot", "cannot", "cannot.1", "cannot.3", "on-field.3",
+    _m("zatch-restriction-ignored", ["negate-vs-cannot", "cannot", "cannot.1", "cannot.3",
+                                     "on-field.3",
                                      "unnegatable.2"],
        "a staying 使えない restricts nothing",
        restrictions_apply=False),

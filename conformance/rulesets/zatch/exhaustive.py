@@ -18,9 +18,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from conformance.ruleset import Play, Violation
 from conformance.rulesets.zatch.properties import check_chain
 from conformance.rulesets.zatch.strategies import PLAYERS, chain_scenario
-from conformance.ruleset import Play, Violation
 
 DAMAGE = [{"damage": {"player": "opponent", "amount": 2}}]
 
@@ -41,7 +41,7 @@ def chains(max_depth: int = 4) -> Iterator[tuple[str, dict[str, Any]]]:
     """(label, scenario) for every chain up to ``max_depth`` jammers."""
     for name, (effect, fits_field) in EFFECTS.items():
         for user, on_field in itertools.product(PLAYERS, (True, False)):
-            if on_field and not fits_field or not on_field and name == "discard-self":
+            if (on_field and not fits_field) or (not on_field and name == "discard-self"):
                 continue
             for depth in range(1, max_depth + 1):
                 for costs in itertools.product((0, 1), repeat=depth):

@@ -147,7 +147,8 @@ def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
     trigger = targets[0] - 1
     for i in range(trigger + 1):
         accepted(trace, scenario, i)
-    fired = {e["card"] for i in range(trigger - 3, trigger + 1) for e in trace.find(i, type="fired")}
+    fired = {e["card"] for i in range(trigger - 3, trigger + 1)
+             for e in trace.find(i, type="fired")}
     for i in targets:
         cid = steps[i]["do"]["target"]
         if cid not in fired:

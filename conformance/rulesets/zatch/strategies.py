@@ -85,7 +85,8 @@ def negation_scenarios(draw: Any) -> Scenario:
         effect["usable_anyway"] = draw(st.sampled_from(["cannot_use", "regardless"]))
     j = draw(jammer("j"))
     setup = {"turn": draw(PLAYER),
-             user: {"mp": cost_of(effect) + draw(st.integers(0, 2)), "damage": draw(st.integers(0, 2)),
+             user: {"mp": cost_of(effect) + draw(st.integers(0, 2)),
+                    "damage": draw(st.integers(0, 2)),
                     "field" if on_field else "hand": [{"id": "e", "effect": effect}]},
              other(user): {"mp": cost_of(j["effect"]) + draw(st.integers(0, 2)), "hand": [j]}}
     steps = [act("pass", other(user)), use("e", user)]
@@ -140,7 +141,8 @@ def fired_scenarios(draw: Any) -> Scenario:
                                          "do": [draw(INSTRUCTION)]}}
              for i in range(draw(st.integers(0, 2)))]
     standby = draw(st.booleans()) or not field
-    setup: dict[str, Any] = {"turn": turn, "phase": "battle" if moment == "end_of_battle" else "main",
+    phase = "battle" if moment == "end_of_battle" else "main"
+    setup: dict[str, Any] = {"turn": turn, "phase": phase,
                              owner: {"field": field}, other(owner): {}}
     steps = [act("pass", other(owner))]
     if standby:
@@ -217,14 +219,14 @@ def timing_scenarios(draw: Any, spells_only: bool = False) -> Scenario:
 
     def probes() -> list[dict[str, Any]]:
         return [use(card["id"], player) for player in draw(st.permutations(PLAYERS))
-                for card in setup[player]["field"] if not draw(st.integers(0, 3)) == 3]
+                for card in setup[player]["field"] if draw(st.integers(0, 3)) != 3]
 
     steps = probes()
     if setup["phase"] == "battle":
-        steps += [act("battle_in", turn)] + probes()
+        steps += [act("battle_in", turn), *probes()]
         for _ in range(4):
-            steps += [act("next_step", draw(PLAYER))] + probes()
-    steps += [act("end_turn", turn)] + probes()
+            steps += [act("next_step", draw(PLAYER)), *probes()]
+    steps += [act("end_turn", turn), *probes()]
     return {"setup": setup, "steps": steps}
 
 
@@ -242,12 +244,13 @@ def battle_scenarios(draw: Any) -> Scenario:
     dfn = [{"id": f"d{i}", "effect": {"kind": "defense", "power": draw(st.integers(0, 4)),
                                       "do": [{"mp": {"player": "self", "amount": 1}}]}}
            for i in range(1, draw(st.integers(0, 2)) + 1)]
-    extra = {attacker: [{"id": "ra", "effect": {"kind": "battle",
-                                                "do": [{"power": {"amount": draw(st.integers(1, 2))}}]}}],
-             defender: [{"id": "rd", "effect": {"kind": "battle",
-                                                "do": [{"power": {"amount": draw(st.integers(1, 2))}}]}},
-                        {"id": "bj", "effect": {"kind": "battle", "jammer": True}},
-                        {"id": "na", "effect": {"kind": "battle", "do": [{"negate_in_battle": "attack"}]}}]}
+    def battle_card(cid: str, *do: dict[str, Any], **more: Any) -> dict[str, Any]:
+        return {"id": cid, "effect": {"kind": "battle", **more, "do": list(do)}}
+
+    raises = [{"power": {"amount": draw(st.integers(1, 2))}} for _ in PLAYERS]
+    extra = {attacker: [battle_card("ra", raises[0])],
+             defender: [battle_card("rd", raises[1]), battle_card("bj", jammer=True),
+                        battle_card("na", {"negate_in_battle": "attack"})]}
     setup = {"turn": attacker, "phase": "battle",
              attacker: {"hand": atk + extra[attacker]}, defender: {"hand": dfn + extra[defender]}}
     steps = [act("battle_in", attacker)]
@@ -272,7 +275,8 @@ def restriction_scenarios(draw: Any) -> Scenario:
     effects = [{"id": f"e{i}", "effect": draw(ordinary_effect(False))}
                for i in range(1, draw(st.integers(1, 3)) + 1)]
     what = draw(st.sampled_from(["effects", "ordinary", "on_field", "jammers"]))
-    c = {"id": "c", "effect": {"stay": {"until": draw(st.sampled_from(["end_of_turn", "end_of_battle"]))},
+    until = draw(st.sampled_from(["end_of_turn", "end_of_battle"]))
+    c = {"id": "c", "effect": {"stay": {"until": until},
                                "do": [{"cannot_use": {"player": "opponent", "what": what}}]}}
     x = {"id": "x", "effect": {"do": [draw(INSTRUCTION)]}}
     setup = {"turn": draw(PLAYER),
@@ -293,9 +297,7 @@ def unnegatable_scenarios(draw: Any) -> Scenario:
     side = scenario["setup"][user]
     card = (side.get("field") or side.get("hand"))[0]
     card["effect"]["unnegatable"] = True
-    scenario["steps"] = [s for s in scenario["steps"] if "pass" not in s["do"]][:1] + \
-        [use("j", other(user))]
-    scenario["steps"].insert(0, act("pass", other(user)))
+    scenario["steps"] = [act("pass", other(user)), use("e", user), use("j", other(user))]
     return scenario
 
 
