@@ -8,7 +8,6 @@ is decided here; the rules record is injected as ``game.rules``.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any
 
@@ -39,7 +38,14 @@ class Board:
     battle: Battle | None = None
 
     def copy(self) -> Board:
-        return copy.deepcopy(self)
+        """A deep copy, written out: a game copies its board before every action."""
+        battle = None if self.battle is None else dataclasses.replace(
+            self.battle, spells=list(self.battle.spells), power=dict(self.battle.power))
+        return Board(turn=self.turn, phase=self.phase, mp=dict(self.mp), damage=dict(self.damage),
+                     zones={p: {z: list(ids) for z, ids in zones.items()}
+                            for p, zones in self.zones.items()},
+                     staying=dict(self.staying), standby=dict(self.standby),
+                     negated=set(self.negated), battle=battle)
 
 
 @dataclasses.dataclass

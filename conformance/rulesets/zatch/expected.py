@@ -8,7 +8,6 @@ costs paid" without asking any engine what the answer is.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 State = dict[str, Any]
@@ -19,10 +18,17 @@ def opponent(player: str) -> str:
     return "p2" if player == "p1" else "p1"
 
 
+def copied(state: State) -> State:
+    """A copy of an observation deep enough to change any field of it."""
+    return {"cards": {cid: dict(card) for cid, card in state.get("cards", {}).items()},
+            "players": {p: {k: list(v) if isinstance(v, list) else v for k, v in fields.items()}
+                        for p, fields in state.get("players", {}).items()}}
+
+
 def canonical(state: State) -> State:
     """A state with zone lists sorted: the seed orders no pile."""
-    out = copy.deepcopy(state)
-    for player in out.get("players", {}).values():
+    out = copied(state)
+    for player in out["players"].values():
         for zone in ("hand", "field", "discard"):
             if zone in player:
                 player[zone] = sorted(player[zone])
@@ -44,7 +50,7 @@ def card_of(setup: dict[str, Any], cid: str) -> tuple[str, str, dict[str, Any]]:
 def pay(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
     """``state`` after ``by`` paid what using ``cid`` costs: MP, and the card to the discard
     pile when the cost says so or the card was used from the hand."""
-    out = copy.deepcopy(state)
+    out = copied(state)
     player = out["players"][by]
     player["mp"] -= effect.get("cost", {}).get("mp", 0)
     zone = out["cards"][cid]["zone"]
@@ -57,7 +63,7 @@ def pay(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
 
 def used_once_more(state: State, cid: str, negated: bool | None = None) -> State:
     """``state`` with ``cid`` counted as used once more (jammer •2: negated or not)."""
-    out = copy.deepcopy(state)
+    out = copied(state)
     out["cards"][cid]["used"] += 1
     if negated is not None:
         out["cards"][cid]["negated"] = negated
@@ -69,7 +75,7 @@ def used_once_more(state: State, cid: str, negated: bool | None = None) -> State
 def resolve(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
     """``state`` after the effect resolved at once: a stay goes into force and applies its
     instructions, a standby waits, anything else applies its instructions."""
-    out = copy.deepcopy(state)
+    out = copied(state)
     if "standby" in effect:
         out["cards"][cid]["standing_by"] = True
         return out
@@ -82,7 +88,7 @@ def resolve(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
 
 def apply(state: State, by: str, part: dict[str, Any]) -> State:
     """One instruction of the kinds the generators use (MP gains, damage)."""
-    out = copy.deepcopy(state)
+    out = copied(state)
     (key, spec), = part.items()
     if key == "mp":
         who = by if spec.get("player", "self") == "self" else opponent(by)
