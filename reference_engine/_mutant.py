@@ -21,3 +21,14 @@ class Mutant:
     rules: list[str]
     description: str
     patch: Mapping[str, Any] = dataclasses.field(repr=False, compare=False)
+
+
+def patched(reference: Any, patch: Mapping[str, Any] | None) -> Any:
+    """``reference`` (a frozen dataclass of switch points) with the fields in ``patch``
+    replaced; a field the record does not have is an error, so a typo is never a no-op."""
+    if not patch:
+        return reference
+    unknown = sorted(set(patch) - {f.name for f in dataclasses.fields(reference)})
+    if unknown:
+        raise ValueError(f"mutant patches unknown switch points {unknown}")
+    return dataclasses.replace(reference, **patch)

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from reference_engine._mutant import patched
 from reference_engine.zatch import actions, battle, lasting, negation, resolution, timing
 
 F = Callable[..., Any]
@@ -87,9 +88,4 @@ REFERENCE = Rules()
 
 def with_patch(patch: dict[str, Any] | None) -> Rules:
     """`REFERENCE` with the fields in ``patch`` replaced; unknown fields are an error."""
-    if not patch:
-        return REFERENCE
-    unknown = sorted(set(patch) - {f.name for f in dataclasses.fields(Rules)})
-    if unknown:
-        raise ValueError(f"mutant patches unknown switch points {unknown}")
-    return dataclasses.replace(REFERENCE, **patch)
+    return patched(REFERENCE, patch)
