@@ -136,12 +136,12 @@ def chain_scenarios(draw: Any) -> Scenario:
 @st.composite
 def fired_scenarios(draw: Any) -> Scenario:
     owner, turn = draw(PLAYER), draw(PLAYER)
-    moment = draw(st.sampled_from(["end_of_turn", "end_of_battle"]))
+    moment = draw(st.sampled_from(["end_of_turn", "end_of_battle", "battle_in"]))
     field = [{"id": f"f{i}", "effect": {"kind": "on_field", "when": moment,
                                          "do": [draw(INSTRUCTION)]}}
              for i in range(draw(st.integers(0, 2)))]
     standby = draw(st.booleans()) or not field
-    phase = "battle" if moment == "end_of_battle" else "main"
+    phase = "main" if moment == "end_of_turn" else "battle"
     setup: dict[str, Any] = {"turn": turn, "phase": phase,
                              owner: {"field": field}, other(owner): {}}
     steps = [act("pass", other(owner))]
@@ -152,7 +152,8 @@ def fired_scenarios(draw: Any) -> Scenario:
     if moment == "end_of_turn":
         steps.append(act("end_turn", turn))
     else:
-        steps += [act("battle_in", turn)] + [act("next_step", turn)] * 4
+        steps.append(act("battle_in", turn))
+        steps += [act("next_step", turn)] * (4 if moment == "end_of_battle" else 0)
     for player in PLAYERS:
         setup[player]["hand"] = setup[player].get("hand", []) + [
             {"id": f"j{player}{n}", "effect": {"jammer": True}} for n in (1, 2)]
