@@ -136,6 +136,8 @@ def test_the_engine_refuses_what_the_schema_refuses():
 
     with pytest.raises(Unsupported):
         engine.start("zatch", {"p1": {"hand": [{"id": "a", "effect": {"kinds": "battle"}}]}})
+    with pytest.raises(Unsupported, match="unique"):
+        engine.start("zatch", {"p1": {"hand": [{"id": "a"}]}, "p2": {"field": [{"id": "a"}]}})
     engine.start("zatch", {})
     with pytest.raises(Unsupported):
         engine.act({"play": "a", "by": "p1"})

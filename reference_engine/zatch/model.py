@@ -95,4 +95,8 @@ def read_setup(setup: Any) -> tuple[dict[str, Any], list[tuple[Card, str]]]:
                 cards.append((Card(id=raw["id"], owner=player, name=raw.get("name", ""),
                                    effect=read_effect(effect, f"card {raw['id']}.effect")
                                    if effect else None), zone))
+    ids = [card.id for card, _ in cards]
+    twice = sorted({cid for cid in ids if ids.count(cid) > 1})
+    if twice:
+        raise Unsupported(f"setup: card ids must be unique; used twice: {twice}")
     return settings, cards
