@@ -22,6 +22,7 @@ VERSION = "0.1.0"
 RULESETS: dict[str, str] = {
     "vision": "reference_engine.vision",
     "mtg": "reference_engine.mtg",
+    "zatch": "reference_engine.zatch",
 }
 
 

@@ -1,0 +1,14 @@
+"""The Zatch Bell 真ルール ruleset pack: strategies and properties in the vocabulary of
+docs/rulesets/zatch.md.  The runner finds the properties through ``PROPERTIES``.
+
+- `strategies`: Hypothesis strategies of scenarios (setup + steps), vocabulary only;
+- `expected`: what the seed says should happen, computed without any engine;
+- `properties`: the rule invariants, each tagged with the rule ids it checks;
+- `exhaustive`: every jammer chain up to depth 4 over a few effect kinds.
+"""
+
+from conformance.rulesets.zatch.properties import RULE_PROPERTIES
+
+PROPERTIES = list(RULE_PROPERTIES)
+
+__all__ = ["PROPERTIES"]

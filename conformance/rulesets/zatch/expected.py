@@ -1,0 +1,133 @@
+"""What the seed says should happen, computed from the scenario and earlier observations.
+
+No engine is consulted: each function is one seed sentence turned into
+arithmetic on observations (``observe()`` dicts), so a property can say
+"the state after the jammer must be the state before the effect, with these
+costs paid" without asking any engine what the answer is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+State = dict[str, Any]
+STEPS = ("attack_defense", "effects", "contest", "resolution")
+
+
+def opponent(player: str) -> str:
+    return "p2" if player == "p1" else "p1"
+
+
+def copied(state: State) -> State:
+    """A copy of an observation deep enough to change any field of it."""
+    return {"cards": {cid: dict(card) for cid, card in state.get("cards", {}).items()},
+            "players": {p: {k: list(v) if isinstance(v, list) else v for k, v in fields.items()}
+                        for p, fields in state.get("players", {}).items()}}
+
+
+def canonical(state: State) -> State:
+    """A state with zone lists sorted: the seed orders no pile."""
+    out = copied(state)
+    for player in out["players"].values():
+        for zone in ("hand", "field", "discard"):
+            if zone in player:
+                player[zone] = sorted(player[zone])
+    return out
+
+
+def card_of(setup: dict[str, Any], cid: str) -> tuple[str, str, dict[str, Any]]:
+    """(owner, zone, CARD) of a card in the setup."""
+    for player in ("p1", "p2"):
+        for zone in ("hand", "field", "discard"):
+            for card in setup.get(player, {}).get(zone, []):
+                if card["id"] == cid:
+                    return player, zone, card
+    raise KeyError(cid)
+
+
+# -- jammer •2: costs stay paid -------------------------------------------------------------
+
+def pay(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
+    """``state`` after ``by`` paid what using ``cid`` costs: MP, and the card to the discard
+    pile when the cost says so or the card was used from the hand."""
+    out = copied(state)
+    player = out["players"][by]
+    player["mp"] -= effect.get("cost", {}).get("mp", 0)
+    zone = out["cards"][cid]["zone"]
+    if zone == "hand" or effect.get("cost", {}).get("discard_self"):
+        player[zone].remove(cid)
+        player["discard"].append(cid)
+        out["cards"][cid]["zone"] = "discard"
+    return out
+
+
+def used_once_more(state: State, cid: str, negated: bool | None = None) -> State:
+    """``state`` with ``cid`` counted as used once more (jammer •2: negated or not)."""
+    out = copied(state)
+    out["cards"][cid]["used"] += 1
+    if negated is not None:
+        out["cards"][cid]["negated"] = negated
+    return out
+
+
+# -- use-most •1: what an effect does when it resolves ------------------------------------
+
+def resolve(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
+    """``state`` after the effect resolved at once: a stay goes into force and applies its
+    instructions, a standby waits, anything else applies its instructions."""
+    out = copied(state)
+    if "standby" in effect:
+        out["cards"][cid]["standing_by"] = True
+        return out
+    if "stay" in effect:
+        out["cards"][cid]["staying"] = True
+    for part in effect.get("do", []):
+        out = apply(out, by, part)
+    return out
+
+
+def apply(state: State, by: str, part: dict[str, Any]) -> State:
+    """One instruction of the kinds the generators use (MP gains, damage)."""
+    out = copied(state)
+    (key, spec), = part.items()
+    if key == "mp":
+        who = by if spec.get("player", "self") == "self" else opponent(by)
+        out["players"][who]["mp"] = max(0, out["players"][who]["mp"] + spec["amount"])
+    elif key == "damage":
+        who = opponent(by) if spec.get("player", "opponent") == "opponent" else by
+        out["players"][who]["damage"] += spec["amount"]
+    return out
+
+
+# -- when an effect may be used (battle •2, •3, ※, nonbattle •2, •3, readings) -------------
+
+def usable(effect: dict[str, Any], by: str, turn: str, phase: str,
+           battle: dict[str, Any] | None) -> bool:
+    """Whether ``by`` may use ``effect`` now, with no restriction in force."""
+    kind = effect.get("kind", "ordinary")
+    if kind == "on_field":
+        return False
+    if battle is None:
+        if kind == "non_battle_spell":
+            own = turn == by
+            return phase == "battle" and (own if effect["side"] == "attack" else not own)
+        return kind == "ordinary"
+    if battle["step"] == "attack_defense":
+        return kind == ("attack" if by == battle["attacker"] else "defense")
+    if battle["step"] == "effects":
+        return kind == "battle"
+    return False
+
+
+def contest_winner(attack: int, defense: int, attacker: str) -> str | None:
+    """zatch/reading/contest-winner: the higher total wins, a tie has no winner."""
+    if attack == defense:
+        return None
+    return attacker if attack > defense else opponent(attacker)
+
+
+def chain_negated(depth: int, position: int) -> bool:
+    """jammer •5: in a chain of ``depth`` jammers after an effect (position 0), whether the
+    item at ``position`` ends up negated: the last jammer stands, each one before it is
+    negated exactly when the one after it stands."""
+    return (depth - position) % 2 == 1

@@ -1,0 +1,404 @@
+"""The Zatch rule invariants, each tagged with the rule ids it checks.
+
+Every expectation comes from the seed through `expected` (arithmetic on
+earlier observations of the same run) or from a metamorphic relation; no
+property asks another engine for the answer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import event
+
+from conformance.ruleset import Play, Trace, Violation, invariant
+from conformance.rulesets.zatch import expected as ex
+from conformance.rulesets.zatch import strategies as gen
+
+P, Z = "zatch/prop/", "zatch/"
+State = dict[str, Any]
+
+
+# -- shared readers ------------------------------------------------------------------------
+
+def note(scenario: gen.Scenario) -> None:
+    """Record the vocabulary this example reached (the generator-coverage counts)."""
+    for feature in sorted(gen.features(scenario)):
+        event(feature)
+
+
+def short(step: dict[str, Any]) -> str:
+    return json.dumps(step["do"], ensure_ascii=False)[:120]
+
+
+def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True) -> None:
+    got = trace.replies[i]["accepted"]
+    if got != want:
+        verb = "accepted" if got else f"rejected ({trace.replies[i].get('reason')!r})"
+        raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was {verb}; the rules "
+                        f"{'allow' if want else 'forbid'} it here",
+                        expect={i: {"outcome": "accepted" if want else "rejected"}})
+
+
+def same(observed: State, want: State, i: int, why: str) -> None:
+    """``observed`` must equal ``want`` (piles compared as sets)."""
+    got, exp = ex.canonical(observed), ex.canonical(want)
+    diffs = [f"{kind}.{name}.{key}: expected {value!r}, observed {got[kind][name].get(key)!r}"
+             for kind in ("cards", "players") for name, fields in exp[kind].items()
+             for key, value in fields.items() if got[kind].get(name, {}).get(key) != value]
+    if diffs:
+        raise Violation(f"after step {i + 1}, {why}: " + "; ".join(diffs[:4]))
+
+
+def unchanged(trace: Trace, scenario: gen.Scenario, i: int) -> None:
+    """A rejected action changes nothing."""
+    if i > 0:
+        same(trace.states[i], trace.states[i - 1], i, "a rejected action changed the state")
+
+
+def effect_of(scenario: gen.Scenario, cid: str) -> dict[str, Any]:
+    return ex.card_of(scenario["setup"], cid)[2].get("effect", {})
+
+
+# -- jammer •2 (and use-most •1, •2, stay •2, standby •2) ------------------------------------
+
+@invariant(P + "negation-restores-keeps-costs",
+           rules=[Z + "jammer.2", Z + "use-most.1", Z + "use-most.2", Z + "stay.2",
+                  Z + "standby.2", Z + "usable-anyway.2", Z + "reading/jammer-right-after"],
+           scenarios=gen.negation_scenarios())
+def negation_restores(play: Play, scenario: gen.Scenario) -> None:
+    """An effect resolves at once; jammed right after, the state is the state before it
+    resolved with its costs still paid and it counted as used; jammed later, nothing."""
+    note(scenario)
+    trace = play.run(scenario)
+    steps = scenario["steps"]
+    user, jam = steps[1]["do"]["by"], len(steps) - 1
+    effect, jammer = effect_of(scenario, "e"), effect_of(scenario, "j")
+    accepted(trace, scenario, 0)
+    accepted(trace, scenario, 1)
+    before = trace.states[0]
+    paid = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
+    same(trace.states[1], ex.resolve(paid, "e", user, effect), 1,
+         "the effect did not resolve at once (use-most •1)")
+    if jam != 2:
+        accepted(trace, scenario, jam, want=False)
+        unchanged(trace, scenario, jam)
+        return
+    accepted(trace, scenario, jam)
+    want = ex.used_once_more(ex.pay(paid, "j", ex.opponent(user), jammer), "j")
+    want = ex.used_once_more(want, "e", negated=True)
+    want["cards"]["e"]["used"] -= 1   # counted once, when it was used
+    same(trace.states[jam], want, jam,
+         "a negated effect must leave the state as before it resolved, costs paid, used")
+
+
+# -- jammer •5: chains of any depth ----------------------------------------------------------
+
+def check_chain(play: Play, scenario: gen.Scenario) -> None:
+    """After each jammer of the chain, the state is the effect's (if it stands) or the
+    state before it, with every cost paid; who is negated alternates from the last."""
+    trace = play.run(scenario)
+    for i in range(len(scenario["steps"])):
+        accepted(trace, scenario, i)
+    user = scenario["steps"][1]["do"]["by"]
+    effect = effect_of(scenario, "e")
+    depth = len(scenario["steps"]) - 2
+    for k in range(1, depth + 1):
+        if k % 2 == 0:
+            want = trace.states[1]
+        else:
+            want = ex.used_once_more(ex.pay(trace.states[0], "e", user, effect), "e")
+        by = user
+        for i in range(1, k + 1):
+            by = ex.opponent(by)
+            want = ex.used_once_more(ex.pay(want, f"j{i}", by, effect_of(scenario, f"j{i}")),
+                                     f"j{i}")
+        want = ex.used_once_more(want, "e", negated=ex.chain_negated(k, 0))
+        want["cards"]["e"]["used"] -= 1
+        for i in range(1, k + 1):
+            want["cards"][f"j{i}"]["negated"] = ex.chain_negated(k, i)
+        same(trace.states[k + 1], want, k + 1,
+             f"after {k} jammer(s) the chain must stand as jammer •5 says")
+
+
+@invariant(P + "jammer-chain-revives",
+           rules=[Z + "jammer.5", Z + "jammer.2"], scenarios=gen.chain_scenarios())
+def jammer_chain(play: Play, scenario: gen.Scenario) -> None:
+    """Negating the negating jammer gives the state as if the first effect had never been
+    negated, for chains of any depth."""
+    note(scenario)
+    check_chain(play, scenario)
+
+
+# -- jammer •3: fired standby and on-field effects ---------------------------------------------
+
+@invariant(P + "fired-effects-never-jammed",
+           rules=[Z + "jammer.3", Z + "standby.3", Z + "on-field.2", Z + "standby.1",
+                  Z + "on-field.1"],
+           scenarios=gen.fired_scenarios())
+def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
+    """Standby effects fire at their moment, on-field effects whenever their moment comes;
+    no jammer negates either, right after or later."""
+    note(scenario)
+    trace = play.run(scenario)
+    steps = scenario["steps"]
+    targets = [i for i, s in enumerate(steps) if "target" in s["do"]]
+    trigger = targets[0] - 1
+    for i in range(trigger + 1):
+        accepted(trace, scenario, i)
+    fired = {e["card"] for i in range(trigger - 3, trigger + 1)
+             for e in trace.find(i, type="fired")}
+    for i in targets:
+        cid = steps[i]["do"]["target"]
+        if cid not in fired:
+            raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})")
+        accepted(trace, scenario, i, want=False)
+        unchanged(trace, scenario, i)
+
+
+# -- jammer •1, 無効にする •1, •2: the jammer window -------------------------------------------
+
+def check_window(play: Play, scenario: gen.Scenario) -> None:
+    trace = play.run(scenario)
+    last: tuple[str, str] | None = None
+    for i, step in enumerate(scenario["steps"]):
+        do = step["do"]
+        by = do.get("by") or next(iter(do.values()))["by"]
+        if "interrupt" in do:
+            legal = False
+        elif "use" in do and effect_of(scenario, do["use"]).get("jammer"):
+            legal = last is not None and last == (ex.opponent(by), "use")
+        else:
+            legal = True
+        accepted(trace, scenario, i, want=legal)
+        if legal:
+            last = (by, "use" if "use" in do else "pass")
+        else:
+            unchanged(trace, scenario, i)
+
+
+@invariant(P + "jammer-exactly-right-after-opponent",
+           rules=[Z + "jammer.def", Z + "jammer.1", Z + "negate.1", Z + "negate.2",
+                  Z + "reading/jammer-right-after"],
+           scenarios=gen.window_scenarios())
+def jammer_window(play: Play, scenario: gen.Scenario) -> None:
+    """A jammer is legal exactly as the action right after an opponent's effect; a refused
+    jammer changes nothing."""
+    note(scenario)
+    check_window(play, scenario)
+
+
+@invariant(P + "no-interrupts", rules=[Z + "interrupt.1", Z + "interrupt.ex1"],
+           scenarios=gen.interrupt_scenarios())
+def no_interrupts(play: Play, scenario: gen.Scenario) -> None:
+    """An effect used as an interrupt is always refused and changes nothing."""
+    note(scenario)
+    check_window(play, scenario)
+
+
+# -- battle •2, •3, ※, nonbattle •2, •3, •5: when effects may be used --------------------------
+
+def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
+    trace = play.run(scenario)
+    setup = scenario["setup"]
+    turn, phase = setup.get("turn", "p1"), setup.get("phase", "main")
+    battle: dict[str, Any] | None = None
+    for i, step in enumerate(scenario["steps"]):
+        (kind, spec), = ((k, v) for k, v in step["do"].items() if k != "by")
+        by = step["do"].get("by") or spec["by"]
+        if kind == "use":
+            legal = ex.usable(effect_of(scenario, spec), by, turn, phase, battle)
+        elif kind == "battle_in":
+            legal = battle is None and phase == "battle" and by == turn
+        elif kind == "next_step":
+            legal = battle is not None
+        else:
+            legal = battle is None and by == turn
+        accepted(trace, scenario, i, want=legal)
+        if not legal:
+            unchanged(trace, scenario, i)
+            continue
+        if kind == "battle_in":
+            battle = {"attacker": by, "step": "attack_defense"}
+        elif kind == "next_step":
+            at = ex.STEPS.index(battle["step"])
+            battle = None if at == 3 else {**battle, "step": ex.STEPS[at + 1]}
+        elif kind == "end_turn":
+            turn, phase = ex.opponent(turn), "main"
+        step_now = battle["step"] if battle else None
+        for player in ("p1", "p2"):
+            if trace.states[i]["players"][player]["battle_step"] != step_now:
+                raise Violation(f"after step {i + 1} {player}'s battle_step should be "
+                                f"{step_now!r}", expect={i: {"players": {player: {
+                                    "battle_step": step_now}}}})
+    return trace
+
+
+@invariant(P + "battle-and-non-battle-timing",
+           rules=[Z + "battle.2", Z + "battle.3", Z + "battle.note", Z + "nonbattle.2",
+                  Z + "nonbattle.3", Z + "reading/battle-steps",
+                  Z + "reading/plain-effects-outside-battle"],
+           scenarios=gen.timing_scenarios())
+def battle_timing(play: Play, scenario: gen.Scenario) -> None:
+    """Each effect kind is usable exactly where the seed puts it: battle effects in the
+    use-of-effects step, non-battle spells outside battles in the right battle phase."""
+    note(scenario)
+    check_timing(play, scenario)
+
+
+@invariant(P + "non-battle-spell-never-enters-battle",
+           rules=[Z + "nonbattle.5", Z + "nonbattle.3", Z + "nonbattle.2"],
+           scenarios=gen.timing_scenarios(spells_only=True))
+def non_battle_no_battle(play: Play, scenario: gen.Scenario) -> None:
+    """Using a non-battle spell never enters a battle (no battle_in, no battle step)."""
+    note(scenario)
+    trace = check_timing(play, scenario)
+    for i, step in enumerate(scenario["steps"]):
+        if "use" in step["do"] and trace.replies[i]["accepted"] and trace.find(i, type="battle_in"):
+            raise Violation(f"step {i + 1} {short(step)} made a battle-in",
+                            expect={i: {"events": {"exclude": [{"type": "battle_in"}]}}})
+
+
+# -- use-attack •1-•4, 無効にならない •1: a battle ---------------------------------------------
+
+def _battle_expectations(scenario: gen.Scenario) -> dict[str, Any]:
+    """Powers, negations and the contest as the seed computes them from the scenario."""
+    attacker = scenario["setup"]["turn"]
+    used = {s["do"]["use"] for s in scenario["steps"] if "use" in s["do"]}
+    attacks = [c for c in scenario["setup"][attacker]["hand"] if c["id"][0] == "a"]
+    defender = ex.opponent(attacker)
+    defenses = [c for c in scenario["setup"][defender]["hand"] if c["id"][0] == "d"]
+    negated = {c["id"] for c in attacks if "na" in used and not c["effect"]["unnegatable"]}
+    raise_of = {cid: effect_of(scenario, cid)["do"][0]["power"]["amount"] for cid in ("ra", "rd")}
+    attack = sum(c["effect"]["power"] for c in attacks if c["id"] not in negated)
+    defense = sum(c["effect"]["power"] for c in defenses)
+    attack += raise_of["ra"] if "ra" in used else 0
+    defense += raise_of["rd"] if "rd" in used else 0
+    return {"attacker": attacker, "defender": defender, "attacks": attacks,
+            "defenses": defenses, "negated": negated, "attack": attack, "defense": defense,
+            "winner": ex.contest_winner(attack, defense, attacker)}
+
+
+@invariant(P + "attack-defense-after-won-contest",
+           rules=[Z + "use-attack.1", Z + "use-attack.2", Z + "use-attack.3", Z + "use-attack.4",
+                  Z + "unnegatable.1", Z + "negate.1", Z + "reading/contest-winner"],
+           scenarios=gen.battle_scenarios())
+def attack_defense(play: Play, scenario: gen.Scenario) -> None:
+    """Attack/defense effects wait, no jammer touches them, 「攻撃を無効にする」 negates the
+    negatable attacks, and at resolution only the contest winner's effects resolve."""
+    note(scenario)
+    trace = play.run(scenario)
+    want = _battle_expectations(scenario)
+    steps = scenario["steps"]
+    for i, step in enumerate(steps):
+        if "target" in step["do"]:
+            accepted(trace, scenario, i, want=False)
+            unchanged(trace, scenario, i)
+            continue
+        accepted(trace, scenario, i)
+        if "use" in step["do"] and step["do"]["use"][0] in "ad" and trace.find(i, type="resolved"):
+            raise Violation(f"step {i + 1}: {step['do']['use']} resolved when used; attack and "
+                            f"defense effects wait for the contest",
+                            expect={i: {"events": {"exclude": [{"type": "resolved"}]}}})
+    contest = trace.find(len(steps) - 2, type="contest")
+    got = (contest[0].get("attack"), contest[0].get("defense"),
+           contest[0].get("winner")) if contest else None
+    if got != (want["attack"], want["defense"], want["winner"]):
+        raise Violation(f"the contest should be {want['attack']} against {want['defense']}, "
+                        f"won by {want['winner']}; observed {got}")
+    final, before = trace.states[-1], trace.states[-2]
+    for card in want["attacks"]:
+        if final["cards"][card["id"]]["negated"] != (card["id"] in want["negated"]):
+            raise Violation(f"{card['id']} negated should be {card['id'] in want['negated']}")
+    damage = sum(c["effect"]["do"][0]["damage"]["amount"] for c in want["attacks"]
+                 if c["id"] not in want["negated"]) if want["winner"] == want["attacker"] else 0
+    gain = len(want["defenses"]) if want["winner"] == want["defender"] else 0
+    wanted = {want["defender"]: {"damage": before["players"][want["defender"]]["damage"] + damage,
+                                 "mp": before["players"][want["defender"]]["mp"] + gain}}
+    same(final, {"cards": {}, "players": wanted}, len(steps) - 1,
+         "only the winner's attack/defense effects resolve")
+
+
+# -- 使えない •1, •2 --------------------------------------------------------------------------
+
+@invariant(P + "cannot-use-never-undoes",
+           rules=[Z + "cannot.2", Z + "cannot.1", Z + "reading/lasting-in-force"],
+           scenarios=gen.restriction_scenarios())
+def cannot_use(play: Play, scenario: gen.Scenario) -> None:
+    """A 使えない changes nothing already used (staying, standing by, resolved) and
+    binds the effects it names from then on."""
+    note(scenario)
+    trace = play.run(scenario)
+    steps = scenario["steps"]
+    c_at = len(steps) - 2
+    for i in range(c_at + 1):
+        accepted(trace, scenario, i)
+    restrictor = steps[c_at]["do"]["by"]
+    c = effect_of(scenario, "c")
+    want = ex.used_once_more(ex.resolve(ex.pay(trace.states[c_at - 1], "c", restrictor, c),
+                                        "c", restrictor, c), "c")
+    same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used")
+    what = c["do"][0]["cannot_use"]["what"]
+    accepted(trace, scenario, c_at + 1, want=what not in ("effects", "ordinary"))
+
+
+# -- 無効にならない •1 ------------------------------------------------------------------------
+
+@invariant(P + "unnegatable-survives", rules=[Z + "unnegatable.1", Z + "jammer.2"],
+           scenarios=gen.unnegatable_scenarios())
+def unnegatable(play: Play, scenario: gen.Scenario) -> None:
+    """A 無効にならない effect is not negated by a jammer; the jammer is still used and paid."""
+    note(scenario)
+    trace = play.run(scenario)
+    for i in range(3):
+        accepted(trace, scenario, i)
+    jammer_user = scenario["steps"][2]["do"]["by"]
+    want = ex.used_once_more(ex.pay(trace.states[1], "j", jammer_user, effect_of(scenario, "j")),
+                             "j")
+    same(trace.states[2], want, 2, "a 無効にならない effect must survive the jammer")
+
+
+# -- metamorphic: renaming cards and swapping players -----------------------------------------
+
+def _swap(value: Any, ids: set[str]) -> Any:
+    if isinstance(value, dict):
+        return {_swap(k, ids) if k in ("p1", "p2") or k in ids else k: _swap(v, ids)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap(v, ids) for v in value]
+    if value in ("p1", "p2"):
+        return ex.opponent(value)
+    if isinstance(value, str) and value in ids:
+        return "r_" + value
+    return value
+
+
+def _ids(scenario: gen.Scenario) -> set[str]:
+    return {card["id"] for player in ("p1", "p2")
+            for zone in ("hand", "field", "discard")
+            for card in scenario["setup"].get(player, {}).get(zone, [])}
+
+
+@invariant(P + "renaming-and-swapping-players",
+           rules=[Z + "jammer.1", Z + "nonbattle.2", Z + "cannot.1"],
+           scenarios=gen.MIXED)
+def renaming(play: Play, scenario: gen.Scenario) -> None:
+    """Renaming every card and swapping p1 and p2 changes nothing but the names."""
+    note(scenario)
+    ids = _ids(scenario)
+    first = play.run(scenario)
+    mirrored = _swap({**scenario, "setup": {"turn": "p1", **scenario["setup"]}}, ids)
+    second = play.run(mirrored)
+    for i in range(len(scenario["steps"])):
+        if first.replies[i]["accepted"] != second.replies[i]["accepted"]:
+            raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was accepted "
+                            f"{first.replies[i]['accepted']} but, with players swapped and cards "
+                            f"renamed, {second.replies[i]['accepted']}")
+        same(second.states[i], _swap(first.states[i], ids), i,
+             "swapping players and renaming cards must mirror the state")
+
+
+RULE_PROPERTIES = [negation_restores, jammer_chain, fired_never_jammed, jammer_window,
+                   no_interrupts, battle_timing, non_battle_no_battle, attack_defense,
+                   cannot_use, unnegatable, renaming]

@@ -1,0 +1,17 @@
+"""Zatch Bell (金色のガッシュベル!! THE CARD BATTLE) 真ルール: an executable model of the seed.
+
+Vocabulary: docs/rulesets/zatch.md.  Layers, each importing only those above:
+``model`` (cards, effects) → ``state`` (board, history) → rule families
+(``timing``, ``negation``, ``lasting``, ``battle``) → ``resolution`` →
+``actions`` → ``game``.  ``rules`` gathers the switch points into the record
+injected into each game; ``mutants`` patches it.
+"""
+
+from __future__ import annotations
+
+from reference_engine.zatch.game import ZatchGame, new_game
+from reference_engine.zatch.mutants import MUTANTS
+
+RULESET = "zatch"
+
+__all__ = ["MUTANTS", "RULESET", "ZatchGame", "new_game"]

@@ -1,0 +1,232 @@
+"""The Zatch vocabulary: docs/rulesets/zatch.md, the JSON Schema and the reference engine agree.
+
+The schema accepts every case and every generated scenario, rejects words
+outside the vocabulary at the offending value, and names exactly the keys,
+words, actions, instructions and events the doc tables and the reference
+engine (`reference_engine.zatch`) name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.rulesets.zatch import PROPERTIES
+from reference_engine import create_engine
+from reference_engine.zatch import actions, model, resolution
+
+ROOT = Path(__file__).parent.parent
+SCHEMA: dict[str, Any] = json.loads(
+    (ROOT / "conformance" / "rulesets" / "zatch" / "vocabulary.json").read_text("utf-8"))
+DOC = (ROOT / "docs" / "rulesets" / "zatch.md").read_text("utf-8")
+CASES = sorted(p for p in (ROOT / "cases" / "zatch").glob("*.yaml") if p.name != "rules.yaml")
+DEFS = SCHEMA["$defs"]
+
+
+@cache
+def validator(entry: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator({**SCHEMA, "$ref": f"#/$defs/{entry}"})
+
+
+def problems(entry: str, value: Any) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}"
+            for e in validator(entry).iter_errors(value)]
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    yield node
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def test_schema_is_valid_and_every_def_is_described():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert not [name for name, sub in DEFS.items() if "description" not in sub]
+    refs = {n["$ref"].removeprefix("#/$defs/") for n in _walk(SCHEMA)
+            if isinstance(n, dict) and "$ref" in n}
+    assert refs <= set(DEFS)
+
+
+# -- the catalogue and the generators speak the vocabulary ---------------------------------
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_every_case_is_in_the_vocabulary(path):
+    case = yaml.safe_load(path.read_text("utf-8"))
+    assert not problems("scenario", {"setup": case["setup"], "steps": case["steps"]})
+
+
+def test_the_catalogue_uses_every_action_and_instruction():
+    used_actions, used_instructions = set(), set()
+    for path in CASES:
+        for node in _walk(yaml.safe_load(path.read_text("utf-8"))):
+            if isinstance(node, dict) and isinstance(node.get("do"), dict):
+                used_actions |= set(node["do"]) & set(actions.HANDLERS)
+            if isinstance(node, dict) and isinstance(node.get("do"), list):
+                used_instructions |= {next(iter(part)) for part in node["do"]}
+    assert used_actions == set(actions.HANDLERS)
+    assert used_instructions == set(resolution.INSTRUCTIONS)
+
+
+@pytest.mark.parametrize("prop", PROPERTIES, ids=[p.id for p in PROPERTIES])
+@settings(max_examples=25, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_generated_scenarios_are_in_the_vocabulary(prop, data):
+    assert not problems("scenario", data.draw(prop.scenarios))
+
+
+# -- words outside the vocabulary are errors at their place --------------------------------
+
+def _effect(zone: str = "hand", **effect: Any) -> dict[str, Any]:
+    return {"p1": {zone: [{"id": "a", "effect": effect}]}}
+
+
+E0 = "p1/hand/0/effect"
+
+INVALID = [
+    ("setup", {"p3": {}}, ""),
+    ("setup", {"phase": "battle_phase"}, "phase"),
+    ("setup", {"p1": {"mp": -1}}, "p1/mp"),
+    ("setup", {"p1": {"graveyard": []}}, "p1"),
+    ("setup", {"p1": {"hand": [{"name": "no id"}]}}, "p1/hand/0"),
+    ("setup", _effect(kind="jammer"), f"{E0}/kind"),
+    ("setup", _effect(kind="non_battle_spell"), E0),
+    ("setup", _effect(side="attack"), E0),
+    ("setup", _effect("field", kind="on_field"), "p1/field/0/effect"),
+    ("setup", _effect(negates="effects"), E0),
+    ("setup", _effect(stay={"until": "forever"}), f"{E0}/stay/until"),
+    ("setup", _effect(do=[{"heal": {}}]), f"{E0}/do/0"),
+    ("setup", _effect(usable_anyway=True), f"{E0}/usable_anyway"),
+    ("action", {"use": "a"}, ""),
+    ("action", {"play": "a", "by": "p1"}, ""),
+    ("action", {"pass": {}}, ""),
+    ("card_state", {"zone": "deck"}, "zone"),
+    ("player_state", {"nodes": 1}, ""),
+    ("event", {"type": "interrupt"}, "type"),
+    ("event", {"type": "contest", "card": "a"}, ""),
+]
+
+
+@pytest.mark.parametrize(("entry", "value", "where"), INVALID,
+                         ids=[f"{e}-{i}" for i, (e, _, _) in enumerate(INVALID)])
+def test_words_outside_the_vocabulary_are_rejected(entry, value, where):
+    errors = list(validator(entry).iter_errors(value))
+    assert errors
+    best = jsonschema.exceptions.best_match(errors)
+    assert "/".join(map(str, best.absolute_path)).startswith(where)
+
+
+def test_the_engine_refuses_what_the_schema_refuses():
+    engine = create_engine()
+    from conformance import Unsupported
+
+    with pytest.raises(Unsupported):
+        engine.start("zatch", {"p1": {"hand": [{"id": "a", "effect": {"kinds": "battle"}}]}})
+    with pytest.raises(Unsupported, match="unique"):
+        engine.start("zatch", {"p1": {"hand": [{"id": "a"}]}, "p2": {"field": [{"id": "a"}]}})
+    engine.start("zatch", {})
+    with pytest.raises(Unsupported):
+        engine.act({"play": "a", "by": "p1"})
+
+
+# -- doc, schema and engine name the same words -------------------------------------------
+
+def code_text(markdown: str) -> str:
+    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, flags=re.S)
+    outside = re.sub(r"```.*?```", "", markdown, flags=re.S)
+    return "\n".join(fenced + re.findall(r"`([^`\n]+)`", outside))
+
+
+def mentioned(word: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", code_text(DOC)) is not None
+
+
+def _names_and_words(node: Any) -> set[str]:
+    found: set[str] = set()
+    for sub in _walk(node):
+        if isinstance(sub, dict):
+            found |= set(sub.get("properties", {})) | set(sub.get("required", []))
+            found |= {v for v in sub.get("enum", []) if isinstance(v, str)}
+    return found
+
+
+def test_every_key_and_word_of_the_schema_is_in_the_doc():
+    vocab = {k: v for k, v in DEFS.items() if k not in ("expect", "step", "scenario")}
+    missing = sorted(w for w in _names_and_words(vocab) if not mentioned(w))
+    assert not missing, f"in the schema, not in docs/rulesets/zatch.md: {missing}"
+
+
+def _table(first: str) -> list[list[str]]:
+    lines = DOC.splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith("| " + first + " |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows
+
+
+def _keys(first: str) -> set[str]:
+    return {re.match(r"`\{?(\w+)", row[0]).group(1) for row in _table(first)}
+
+
+def test_the_doc_tables_are_the_schema_and_the_engine():
+    action_keys = {next(iter(b["required"])) for b in DEFS["action"]["oneOf"]}
+    assert _keys("action") == action_keys == set(actions.HANDLERS)
+    assert _keys("instruction") == set(DEFS["instruction"]["properties"]) \
+        == set(resolution.INSTRUCTIONS)
+    card_rows = DOC.split("A CARD:")[1].split("An EFFECT:")[0]
+    documented = set(re.findall(r"^\| `(\w+)`", card_rows, flags=re.M))
+    assert documented == set(DEFS["card"]["properties"]) == model._CARD_KEYS
+
+
+def test_effect_table_and_kinds_agree_with_the_engine():
+    rows = [r for r in DOC.split("An EFFECT:")[1].split("A MOMENT")[0].splitlines()
+            if r.startswith("| `")]
+    documented = {re.match(r"\| `(\w+)`", r).group(1) for r in rows}
+    assert documented == set(DEFS["effect"]["properties"]) == model._EFFECT_KEYS
+    assert set(DEFS["effect"]["properties"]["kind"]["enum"]) == set(model.KINDS)
+    assert set(DEFS["moment"]["enum"]) == set(model.TRIGGERS)
+    assert set(DEFS["step_name"]["enum"]) == set(model.STEPS)
+
+
+def test_the_event_table_is_the_schema_and_what_the_engine_emits():
+    by_type = {rule["if"]["properties"]["type"]["const"]:
+               set(rule["then"]["propertyNames"]["enum"]) - {"type"}
+               for rule in DEFS["event"]["allOf"]}
+    documented: dict[str, set[str]] = {}
+    for kinds, fields in _table("event"):
+        names = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", fields)))
+        for kind in re.findall(r"`(\w+)`", kinds):
+            documented[kind] = names
+    assert documented == by_type
+    engine_kinds = set(re.findall(r'emit\(\s*"(\w+)"',
+                                  "".join(p.read_text("utf-8") for p in
+                                          (ROOT / "reference_engine" / "zatch").glob("*.py"))))
+    assert engine_kinds == set(by_type)
+
+
+def test_observations_are_the_schemas_states():
+    engine = create_engine()
+    engine.start("zatch", {"p1": {"hand": [{"id": "a"}]}})
+    state = engine.observe()
+    assert set(state["cards"]["a"]) == set(DEFS["card_state"]["properties"])
+    assert set(state["players"]["p1"]) == set(DEFS["player_state"]["properties"])
+    assert not problems("card_state", state["cards"]["a"])
+    assert not problems("player_state", state["players"]["p1"])
