@@ -36,7 +36,10 @@ class SeedFaithfulEngine:
         self.rng = random.Random(20261201)
 
     def hello(self) -> dict[str, Any]:
-        return {**self.inner.hello(), "name": "seed-faithful", "capabilities": {}}
+        # written against the Vision seed only: claiming the reference engine's other
+        # rulesets would certify them with Vision's liberties
+        return {**self.inner.hello(), "name": "seed-faithful", "rulesets": ["vision"],
+                "capabilities": {}}
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self.inner.start(ruleset, setup)

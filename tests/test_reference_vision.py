@@ -869,7 +869,7 @@ def test_list_mutants_by_ruleset() -> None:
 
 
 @pytest.mark.parametrize("ruleset, setup", [
-    ("zatch", {}),
+    ("no-such-game", {}),   # a ruleset the reference engine does not model
     ("vision", {"p3": {}}),
     ("vision", {"p1": {"library": []}}),
     ("vision", {"p1": {"hand": [{"id": "a", "colour": "red"}]}}),
