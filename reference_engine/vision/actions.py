@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import Unsupported
-from reference_engine.vision import costs, deathblow, deck, field, vocabulary
+from reference_engine.vision import costs, deathblow, deck, field, resolution, vocabulary
 from reference_engine.vision.model import PLAYERS, Card, Clause, Effect, Part
 from reference_engine.vision.state import Game
 
@@ -101,6 +101,11 @@ def _play(game: Game, action: dict[str, Any]) -> None:
     if paid > game.nodes[by]:
         raise Rejected(f"{by} has {game.nodes[by]} node(s), cannot pay {paid}")
     chosen = _targets(game, action.get("targets"))
+    if game.rules.empty_all_refused == resolution.AT_PLAY and any(
+            resolution.empty_all(game, Effect(controller=by, parts=list(c.parts),
+                                              source=card.id, chosen=chosen))
+            for c in card.texts if c.kind == "play"):
+        raise Rejected(f"{card.id}: an 'all' target matches no card")
     game.nodes[by] -= paid
     if card.cost == "X":
         card.x_paid = game.rules.x_from_payment(paid, costs.cost_delta(game, by))

@@ -51,7 +51,7 @@ def matches(game: Game, card: Card, flt: dict[str, Any] | None, controller: str,
     if "same_name_as" in flt:
         other = game.cards.get(str(flt["same_name_as"]))
         if other is None or not game.rules.same_name(
-                game.rules.reference_names(card), game.rules.reference_names(other)):
+                game.rules.same_name_names(card), game.rules.same_name_names(other)):
             return False
     return not ("durability_max" in flt
                 and power.power_of(game, card)[1] > int(flt["durability_max"]))
