@@ -669,6 +669,7 @@ KILLS: dict[str, str] = {
     "latest-negation-decides": "case:vision/ir-12-4/plain-negation-after-total",
     "gained-brackets-negated-by-negate-auto":
         "case:vision/ir-12-4-supplement/kaikai-gained-clause-not-negatable",
+    "bracket-protection-per-card": "case:vision/qa-020/bracketed-auto-beside-a-plain-one",
     "negating-effect-negates-its-text":
         "case:vision/ir-12-4-supplement/kaikai-negated-effect-leaves-the-clause",
     "negation-stops-only-targeting-parts":

@@ -265,6 +265,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("gained-brackets-negated-by-negate-auto", ["QA-020", "IR-12.4"],
        "'negate auto effects' spares only printed 【】 auto clauses, not gained ones",
        auto_negation_spares=negation.printed_brackets_survive_auto_negation),
+    _m("bracket-protection-per-card", ["QA-020"],
+       "'negate auto effects' spares a card's 【】 auto clause only if all its auto clauses "
+       "are in 【】 (【】 kept as a card flag)",
+       auto_negation_spares=negation.brackets_protect_whole_cards),
     _m("produced-effects-unnegatable", ["IR-12.4/p2", "IR-12.4/supplement", "QA-102"],
        "effects produced by 【】 clauses cannot be negated",
        effect_negatable=negation.produced_effect_protected),

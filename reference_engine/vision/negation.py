@@ -45,8 +45,7 @@ def clause_active(game: Game, card: Card, clause: Clause) -> bool:
             and not rules.text_negation_spares(clause, card.text_negation_total)):
         return False
     return not (clause.kind == "auto" and card.auto_negated
-                and not rules.auto_negation_spares(clause, card.auto_negation_total,
-                                                   any(c is clause for c in card.texts)))
+                and not rules.auto_negation_spares(clause, card.auto_negation_total, card))
 
 
 def negated_text_silences_all(kind: str) -> bool:
@@ -94,38 +93,38 @@ def negate_source_text(game: Game, effect: Effect) -> None:
 
 
 def brackets_survive_text_negation(clause: Clause, include_unnegatable: bool,
-                                   printed: bool = True) -> bool:
+                                   card: Card | None = None) -> bool:
     """vision/IR-12.4, /p1, IR-2.12.3: 【】 text is not negated by negating the text,
     even the whole text, unless the negation says it includes 【】 text."""
     return clause.unnegatable and not include_unnegatable
 
 
 def brackets_never_survive(clause: Clause, include_unnegatable: bool,
-                           printed: bool = True) -> bool:
+                           card: Card | None = None) -> bool:
     """Mutant: negation reaches 【】 clauses like any other."""
     return False
 
 
 def only_auto_brackets_survive(clause: Clause, include_unnegatable: bool,
-                               printed: bool = True) -> bool:
+                               card: Card | None = None) -> bool:
     """Mutant: 【】 protection is checked where auto clauses trigger, not for continuous."""
     return clause.unnegatable and clause.kind == "auto" and not include_unnegatable
 
 
 def only_continuous_brackets_survive(clause: Clause, include_unnegatable: bool,
-                                     printed: bool = True) -> bool:
+                                     card: Card | None = None) -> bool:
     """Mutant: a negated card triggers nothing, so only 【】 continuous clauses survive."""
     return clause.unnegatable and clause.kind == "continuous" and not include_unnegatable
 
 
 def brackets_always_survive(clause: Clause, include_unnegatable: bool,
-                            printed: bool = True) -> bool:
+                            card: Card | None = None) -> bool:
     """Mutant: even a negation that says it includes 【】 text leaves them working."""
     return clause.unnegatable
 
 
 def brackets_survive_auto_negation(clause: Clause, include_unnegatable: bool,
-                                   printed: bool = True) -> bool:
+                                   card: Card | None = None) -> bool:
     """vision/QA-020, IR-12.4: "negate auto effects" does not negate a 【】 auto effect."""
     return clause.unnegatable and not include_unnegatable
 
@@ -142,7 +141,16 @@ def produced_effect_protected(effect: Effect) -> bool:
 
 
 def printed_brackets_survive_auto_negation(clause: Clause, include_unnegatable: bool,
-                                           printed: bool = True) -> bool:
+                                           card: Card | None = None) -> bool:
     """Mutant: "negate auto effects" checks 【】 only on the printed text, so a 【】 auto
     clause the card gained (No.345) is negated."""
+    printed = card is None or any(c is clause for c in card.texts)
     return clause.unnegatable and printed and not include_unnegatable
+
+
+def brackets_protect_whole_cards(clause: Clause, include_unnegatable: bool,
+                                 card: Card | None = None) -> bool:
+    """Mutant: 【】 is kept as a card flag: "negate auto effects" spares a card's auto
+    clauses only when every one of them is in 【】."""
+    autos = [c for c in card.texts if c.kind == "auto"] if card is not None else [clause]
+    return all(c.unnegatable for c in autos) and not include_unnegatable
