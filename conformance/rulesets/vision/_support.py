@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hypothesis import event
+from hypothesis.control import currently_in_test_context
+
 from conformance._properties import Play, Scenario, Trace, Violation
+from conformance.rulesets.vision.features import features
 
 # -- helpers --------------------------------------------------------------------------
 
@@ -13,8 +17,17 @@ def short(action: dict[str, Any]) -> str:
     return json.dumps(action, ensure_ascii=False)[:160]
 
 
+def note_features(scenario: Scenario) -> None:
+    """Record the vocabulary features ``scenario`` uses as Hypothesis events (shown by
+    ``--hypothesis-show-statistics``); a no-op outside a Hypothesis test."""
+    if currently_in_test_context():
+        for feature in sorted(features(scenario)):
+            event(feature)
+
+
 def run_accepted(play: Play, scenario: Scenario) -> Trace:
     """Run the scenario; every step is valid vocabulary, so every step must be accepted."""
+    note_features(scenario)
     trace = play.run(scenario)
     for i, reply in enumerate(trace.replies):
         if not reply["accepted"]:
