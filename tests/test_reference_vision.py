@@ -626,6 +626,7 @@ KILLS: dict[str, str] = {
     "chosen-partial-succeeds": "case:vision/ir-12-p2/several-chosen-one-unaffected",
     "all-stops-at-first-unaffected": "case:vision/ir-12-p3/all-partially-immune-succeeds",
     "all-verdict-from-last-card": "case:vision/ir-12-p3/all-every-card-unaffected",
+    "all-sees-active-player-only": "case:vision/ir-12-p3/damage-all-one-immune",
     "empty-all-fizzles-effect": "case:vision/ir-12-p4/all-with-no-match",
     "play-rejected-on-empty-all": "case:vision/ir-12-p4/play-all-with-no-match",
     "name-ref-prefix": "case:vision/ex-12-3-1/reimu-card-vs-shrine",

@@ -1,8 +1,8 @@
 """The Vision properties: they pass on the reference engine and each has teeth.
 
-Each property runs through the real runner (`Runner.run_property`, quick
-profile) against the reference engine, where it must pass, and against
-mutants of the reference engine (the engine with one rule broken, loaded with
+Each property runs through the real runner (`Runner.run_property`) against
+the reference engine (quick profile), where it must pass, and against
+mutants of the reference engine (ci profile) (the engine with one rule broken, loaded with
 ``reference:<mutant>`` like any engine), where it must fail with a
 counterexample that is a valid case whose expectations the reference meets
 and the mutant does not.
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 P = "vision/prop/"
 BY_ID = {p.id: p for p in PROPERTIES}
 
-#: Mutants each property must kill on the quick profile, all of them breaking a
+#: Mutants each property must kill on the ci profile, all of them breaking a
 #: rule the property is tagged with (so the kill counts in mutation analysis).
 KILLS: dict[str, list[str]] = {
     P + "unnegatable-text-survives-negation": ["brackets-negated-with-text",
@@ -48,20 +48,27 @@ KILLS: dict[str, list[str]] = {
     P + "resolution-stops-at-failure": ["failed-part-continues", "all-zero-targets-fails",
                                         "all-fails-on-partial"],
     P + "x-is-nodes-paid": ["x-includes-modifier"],
-    P + "differential": ["x-includes-modifier", "modifiers-in-arrival-order"],
+    P + "metamorphic-players": ["all-sees-active-player-only"],
+    P + "metamorphic-modifier-arrival": ["modifiers-in-arrival-order", "sets-share-last-layer"],
+    P + "metamorphic-split-text": ["parts-applied-tail-first", "moves-applied-last"],
+    P + "differential": ["x-includes-modifier"],
 }
 
+#: Properties no mutant of the reference breaks (no rule depends on what they vary);
+#: each is shown failing on a plausibly broken engine below instead.
+WITHOUT_MUTANT = {P + "metamorphic-card-ids", P + "metamorphic-unreferenced-cards"}
 
-def runner(spec: str) -> Runner:
+
+def runner(spec: str, profile: str = "quick") -> Runner:
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, load_engine(spec), spec, get_profile("quick"),
+    run = Runner(catalogue, load_engine(spec), spec, get_profile(profile),
                  reference=lambda: load_engine("reference"))
     run.handshake()
     return run
 
 
-def run_property(prop_id: str, spec: str):
-    run = runner(spec)
+def run_property(prop_id: str, spec: str, profile: str = "quick"):
+    run = runner(spec, profile)
     try:
         return run.run_property(BY_ID[prop_id])
     finally:
@@ -78,7 +85,7 @@ def as_case(text: str) -> Case:
 
 def test_every_property_is_tagged_and_has_mutants_to_kill():
     assert all(p.id.startswith(P) and p.ruleset == "vision" and p.rules for p in PROPERTIES)
-    assert sorted(KILLS) == sorted(BY_ID)
+    assert sorted([*KILLS, *WITHOUT_MUTANT]) == sorted(BY_ID)
     import reference_engine
 
     tagged = {m.name: set(m.rules) for m in reference_engine.list_mutants("vision")}
@@ -97,7 +104,7 @@ def test_passes_on_the_reference_engine(prop_id):
                          [(p, m) for p, ms in sorted(KILLS.items()) for m in ms])
 def test_fails_on_a_mutant(prop_id, mutant):
     spec = f"reference:{mutant}"
-    result = run_property(prop_id, spec)
+    result = run_property(prop_id, spec, "ci")
     assert result.status == "fail", f"{prop_id} did not kill {mutant}: {result.message}"
     case = as_case(result.counterexample)
     assert case.rules == BY_ID[prop_id].rules
@@ -150,3 +157,47 @@ def test_power_pipeline_order_and_last_change_wins():
             {"kind": "change", "attack": 2, "durability": 4}, {"kind": "swap"}]
     assert power_after((1, 3), mods) == (5, 2)  # change 2/4, swap 4/2, add 5/2
     assert power_after((1, 3), [{"kind": "always", "durability": 7}, *mods]) == (5, 7)
+
+
+# -- metamorphic properties with no mutant to kill: engines they catch ---------------------
+
+class HandSortedById:
+    """The reference engine behind an adapter that lists each hand sorted by card id."""
+
+    def __init__(self) -> None:
+        self.inner = load_engine("reference")
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def observe(self):
+        state = self.inner.observe()
+        for side in state["players"].values():
+            side["hand"] = sorted(side["hand"])
+        return state
+
+
+class DeckCountsGraveyard:
+    """The reference engine behind an adapter whose deck_size also counts the 冥界."""
+
+    def __init__(self) -> None:
+        self.inner = load_engine("reference")
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def observe(self):
+        state = self.inner.observe()
+        for side in state["players"].values():
+            side["deck_size"] += len(side["graveyard"])
+        return state
+
+
+@pytest.mark.parametrize(("prop_id", "engine"),
+                         [(P + "metamorphic-card-ids", HandSortedById),
+                          (P + "metamorphic-unreferenced-cards", DeckCountsGraveyard)])
+def test_metamorphic_property_catches_a_broken_engine(prop_id, engine):
+    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
+    run = Runner(catalogue, engine(), "python:broken", get_profile("quick"))
+    run.handshake()
+    assert run.run_property(BY_ID[prop_id]).status == "fail"

@@ -5,7 +5,8 @@ killed when any item tagged with one of its rules fails, and the differential
 property is tagged with every rule.  This module asks the stricter question
 issue 9 asks: for each mutant and *each* rule it breaks, does a case or rule
 property tagged with that rule fail?  ``python tests/vision_kills.py`` prints
-the per-rule table (killed/total); tests/test_vision_mutant_kills.py asserts it.
+the per-rule table (killed/total); ``... certify --mutants [NAME...]`` which item
+caught each mutant; tests/test_vision_mutant_kills.py asserts it.
 """
 
 from __future__ import annotations
@@ -68,9 +69,13 @@ def table(profile: str = "certify") -> dict[str, tuple[int, int]]:
 def main(argv: list[str]) -> int:
     import reference_engine
 
-    profile = argv[0] if argv else "certify"
+    names = [a for a in argv if not a.startswith("-")]
+    profiles = ("quick", "ci", "certify", "deep")
+    profile = names.pop(0) if names and names[0] in profiles else "certify"
     if "--mutants" in argv:
         for mutant in reference_engine.list_mutants("vision"):
+            if names and mutant.name not in names:
+                continue
             for rule, items in killers(mutant.name, profile).items():
                 mark = ", ".join(items[:2]) if items else "SURVIVED"
                 print(f"{mutant.name:40} {rule:28} {mark}")

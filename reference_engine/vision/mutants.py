@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from reference_engine._mutant import Mutant
-from reference_engine.vision import costs, deathblow, deck, names, negation, power, resolution
+from reference_engine.vision import (
+    costs,
+    deathblow,
+    deck,
+    names,
+    negation,
+    power,
+    resolution,
+    selectors,
+)
 
 R = "vision/"
 READING = "reading/"
@@ -57,6 +66,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("all-verdict-from-last-card", ["IR-12/p3"],
        "an 'all' part succeeds or fails by the last card it went through",
        all_succeeds=resolution.last_card_decides),
+    _m("all-sees-active-player-only", ["IR-12/p3"],
+       "an 'all' part looks only at the active player's (p1's) cards",
+       all_matching=selectors.matching_active_player_only),
     _m("empty-all-fizzles-effect", ["IR-12/p4"],
        "an effect with an 'all' part that matches nothing is not resolved at all "
        "(no legal target)",

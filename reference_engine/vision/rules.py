@@ -11,7 +11,16 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from reference_engine.vision import costs, deathblow, deck, names, negation, power, resolution
+from reference_engine.vision import (
+    costs,
+    deathblow,
+    deck,
+    names,
+    negation,
+    power,
+    resolution,
+    selectors,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,6 +33,7 @@ class Rules:
     chosen_succeeds: Callable[..., bool] = resolution.every_chosen_applied  # reading, IR-12/p2
     all_succeeds: Callable[..., bool] = resolution.all_always_succeeds     # IR-12/p3, p4
     apply_to_all: Callable[..., list[bool]] = resolution.each_card         # IR-12/p3
+    all_matching: Callable[..., list[Any]] = selectors.matching            # IR-12/p3, p4
     empty_all_refused: str = resolution.NEVER                              # IR-12/p4
     # 12.3: names
     reference_names: Callable[..., list[str]] = names.reference_names      # IR-12.3

@@ -25,11 +25,19 @@ def select(game: Game, selector: Any, *, controller: str, source: str | None,
         card = game.cards.get(str(selector["card"]))
         return ([card] if card else []), False
     flt = selector["all"] or {}
-    return matching(game, flt, controller), True
+    return game.rules.all_matching(game, flt, controller), True
 
 
 def matching(game: Game, flt: dict[str, Any], controller: str) -> list[Card]:
+    """vision/IR-12/p3, p4: "all" is every card its 〔 〕 description (FILTER) names."""
     return [c for c in game.all_cards() if matches(game, c, flt, controller)]
+
+
+def matching_active_player_only(game: Game, flt: dict[str, Any],
+                                controller: str) -> list[Card]:
+    """Mutant: "all" looks only at the active player's (p1's) cards."""
+    return [c for c in matching(game, flt, controller) if c.owner == "p1"]
+
 
 
 def matches(game: Game, card: Card, flt: dict[str, Any] | None, controller: str,

@@ -373,9 +373,9 @@ def resolution_scenarios(draw: st.DrawFn) -> Scenario:
     hand = [character(f"h{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
     ids = ["a1", "t1", "t2", "x1"]  # x1 is in p2's hand
     targets = draw(st.lists(st.sampled_from(ids), min_size=1, max_size=3, unique=True))
-    selector = st.one_of(st.sampled_from(ids).map(lambda c: {"card": c}),
-                         st.just("chosen"), st.just("this"),
-                         st.sampled_from(ALL_FILTERS).map(lambda f: {"all": f}))
+    every = st.sampled_from(ALL_FILTERS).map(lambda f: {"all": f})
+    selector = st.one_of(every, st.sampled_from(ids).map(lambda c: {"card": c}), every,
+                         st.sampled_from(["chosen", "this"]))
     count = st.integers(1, 2)
     instruction = st.one_of(
         st.builds(lambda t: {"damage": {"target": t, "amount": 1}}, selector),
