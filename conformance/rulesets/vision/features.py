@@ -73,8 +73,11 @@ def _card(card: dict[str, Any], player: str, found: set[str]) -> None:
         found.add("link-names")
     if "x" in card:
         found.add("power:x")
-    for clause in card.get("texts", []):
+    for clause in [*card.get("texts", []), *[g for c in card.get("texts", [])
+                                              for g in c.get("gain", [])]]:
         found.add(f"clause:{clause['kind']}")
+        found |= {f"instr:{op}" for instruction in clause.get("effect", [])
+                  for op in instruction}
         if clause.get("unnegatable"):
             found.add("clause:unnegatable")
         if clause.get("when"):

@@ -364,7 +364,7 @@ def resolution_scenarios(draw: st.DrawFn) -> Scenario:
     card(s), to ``this`` or to ``all`` (matching none, one or several), whose
     targets may be immune or off the field; draw and discard 1 or 2 (which fail
     on a short deck or hand)."""
-    immunities = st.sampled_from([[], ["damage"], ["return"], ["damage", "return"]])
+    immunities = st.sampled_from([[], [], [], ["damage"], ["return"], ["damage", "return"]])
     p1_field = [character("src", "0/9", name="source", immune=draw(immunities)),
                 character("a1", "0/9", name="ally", immune=draw(immunities))]
     p2_field = [character("t1", "0/9", name="foe one", immune=draw(immunities)),
@@ -372,7 +372,9 @@ def resolution_scenarios(draw: st.DrawFn) -> Scenario:
     deck = [character(f"k{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
     hand = [character(f"h{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
     ids = ["a1", "t1", "t2", "x1"]  # x1 is in p2's hand
-    targets = draw(st.lists(st.sampled_from(ids), min_size=1, max_size=3, unique=True))
+    targets = draw(st.one_of(st.sampled_from(ids).map(lambda c: [c]),
+                             st.lists(st.sampled_from(ids), min_size=2, max_size=3,
+                                      unique=True)))
     every = st.sampled_from(ALL_FILTERS).map(lambda f: {"all": f})
     selector = st.one_of(every, st.sampled_from(ids).map(lambda c: {"card": c}), every,
                          st.sampled_from(["chosen", "this"]))
