@@ -70,6 +70,11 @@ RULE_FEATURES: dict[str, set[str]] = {
                             "deck-of:opponent", "trigger:would_deathblow", "action:draw"},
     V + "IR-3.2.5.a": {"reveal:count", "reveal:until"},
     V + "IR-3.2.5.b": {"reveal:count", "reveal:all", "reveal:until"},
+    V + "reading/shuffle-timing": {"instr:shuffle", "trigger:would_deathblow", "action:draw"},
+    V + "reading/counted-reveal-reveals-what-is-there": {"reveal:count"},
+    V + "reading/always-sets-the-value": {"power:always", "power:always-repeated"},
+    V + "reading/variable-counted-when-power-is-computed": {"power:x"},
+    V + "reading/deathblow-cause-is-direct-damage": {"action:battle_damage", "instr:power"},
 }
 
 #: Not judged on rules (issue 7 makes it a bug finder): its strategy is every other one.

@@ -24,8 +24,9 @@ def power_after(base: tuple[int, int], modifiers: Sequence[dict[str, Any]]) -> t
     """Attack and durability after 6.1.10, from variable-free base values.
 
     Variables are fixed before this is called (6.1.10, QA-356).  Within one
-    kind, modifiers apply in arrival order, so the last ``change`` or
-    ``always`` of an item wins (QA-298); ``swap`` exchanges the two values.
+    kind, modifiers apply in arrival order, so the last ``change`` of an item
+    wins (QA-298); ``swap`` exchanges the two values.  That ``always`` sets the
+    values it gives is the reading vision/reading/always-sets-the-value.
     """
     attack, durability = base
     for kind in MODIFIER_ORDER:
@@ -44,7 +45,9 @@ def power_after(base: tuple[int, int], modifiers: Sequence[dict[str, Any]]) -> t
 
 
 def base_power(card: dict[str, Any], controller: dict[str, Any]) -> tuple[int, int]:
-    """A card's printed power with its variable X fixed (the step before 6.1.10)."""
+    """A card's printed power with its variable X fixed (the step before 6.1.10), counted
+    from ``controller``'s zones as they are now
+    (vision/reading/variable-counted-when-power-is-computed)."""
     x = card.get("x")
     if isinstance(x, dict):
         x = len(controller.get(x["count"], []))

@@ -151,7 +151,9 @@ def seen_cards(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]
 
 
 @invariant("vision/prop/shuffle-iff-whole-deck-without-count",
-           rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b"],
+           rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b",
+                  "vision/reading/shuffle-timing",
+                  "vision/reading/counted-reveal-reveals-what-is-there"],
            scenarios=S.shuffle_scenarios())
 def shuffle_rule(play: Play, scenario: Scenario) -> None:
     """The deck is shuffled exactly when an effect revealed or looked at the whole
@@ -237,7 +239,8 @@ def _power_steps(scenario: Scenario) -> tuple[bool, list[dict[str, Any]]]:
 @invariant("vision/prop/power-modifier-order",
            rules=["vision/IR-6.1.10", "vision/IR-6.1.10.a", "vision/IR-6.1.10.b",
                   "vision/IR-6.1.10.c", "vision/IR-6.1.10.d", "vision/QA-298",
-                  "vision/QA-356"],
+                  "vision/QA-356", "vision/reading/always-sets-the-value",
+                  "vision/reading/variable-counted-when-power-is-computed"],
            scenarios=S.power_scenarios())
 def power_order(play: Play, scenario: Scenario) -> None:
     """Combat power after modifiers follows 6.1.10 (variables fixed first, then
@@ -296,7 +299,8 @@ def _deathblow_op(step: dict[str, Any]) -> tuple[str, str, int]:
 
 @invariant("vision/prop/deathblow-conditions",
            rules=["vision/IR-9.2.2", "vision/IR-9.2.2.a", "vision/IR-9.2.2.b",
-                  "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363"],
+                  "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363",
+                  "vision/reading/deathblow-cause-is-direct-damage"],
            scenarios=S.deathblow_scenarios())
 def deathblow(play: Play, scenario: Scenario) -> None:
     """A card is in 決死状態 exactly when its damage reaches its durability, its
