@@ -75,6 +75,8 @@ RULE_FEATURES: dict[str, set[str]] = {
     V + "reading/always-sets-the-value": {"power:always", "power:always-repeated"},
     V + "reading/variable-counted-when-power-is-computed": {"power:x"},
     V + "reading/deathblow-cause-is-direct-damage": {"action:battle_damage", "instr:power"},
+    V + "reading/deathblow-checked-after-each-instruction": {"instr:return_to_hand",
+                                                             "instr:deathblow"},
 }
 
 #: Not judged on rules (issue 7 makes it a bug finder): its strategy is every other one.

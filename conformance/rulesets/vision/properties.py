@@ -300,7 +300,8 @@ def _deathblow_op(step: dict[str, Any]) -> tuple[str, str, int]:
 @invariant("vision/prop/deathblow-conditions",
            rules=["vision/IR-9.2.2", "vision/IR-9.2.2.a", "vision/IR-9.2.2.b",
                   "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363",
-                  "vision/reading/deathblow-cause-is-direct-damage"],
+                  "vision/reading/deathblow-cause-is-direct-damage",
+                  "vision/reading/deathblow-checked-after-each-instruction"],
            scenarios=S.deathblow_scenarios())
 def deathblow(play: Play, scenario: Scenario) -> None:
     """A card is in 決死状態 exactly when its damage reaches its durability, its
@@ -368,6 +369,8 @@ def deathblow(play: Play, scenario: Scenario) -> None:
             if got != want:
                 raise Violation(f"t1 after step {i + 1} ({why}) should show {want}, "
                                 f"observed {got}", expect={i: {"cards": {"t1": want}}})
+        if "resolve" in step["do"] and len(step["do"]["resolve"]["effect"]) > 1:
+            _gone_before_the_next_part(trace, i, why)
         drew = events(trace, i, "draw", player="p1")
         if by_battle and len(drew) != 1:
             raise Violation(
@@ -377,6 +380,17 @@ def deathblow(play: Play, scenario: Scenario) -> None:
         if not by_battle:
             _no_watcher_draw(trace, i, f"t1 was put into 決死状態 by {kind}, not by battle "
                                        "damage (QA-363)")
+
+
+def _gone_before_the_next_part(trace: Trace, step: int, why: str) -> None:
+    """9.2.2 is checked after each part (a reading): the return that follows in the same
+    effect finds t1 already in 決死状態 and destroyed, so it does not return it."""
+    if events(trace, step, "returned", card="t1") or trace.card("t1", step).get("zone") == "hand":
+        raise Violation(
+            f"t1 met 9.2.2 at step {step + 1} ({why}) before the effect's next part, so it "
+            "was in 決死状態 and destroyed when that part tried to return it to hand; "
+            f"observed events {trace.events(step)}",
+            expect={step: {"events": {"exclude": [{"type": "returned", "card": "t1"}]}}})
 
 
 def _no_watcher_draw(trace: Trace, step: int, why: str = "nothing was put into 決死状態 "

@@ -267,8 +267,9 @@ def deathblow_scenarios(draw: st.DrawFn) -> Scenario:
     """p2's t1 takes battle damage, effect damage, a deathblow instruction or a
     durability cut from p1's s1/s2; p1's watcher draws when a card is put into
     決死状態 by battle.  A few steps that should leave t1 standing, then one
-    that should put it into 決死状態 (unless it is an instruction t1 is immune to);
-    the scenario ends there."""
+    that should put it into 決死状態 (unless it is an instruction t1 is immune to),
+    maybe followed in the same effect by returning t1 to hand; the scenario ends
+    there."""
     durability = draw(st.integers(1, 5))
     immune = draw(st.booleans())
     # Whether immunity to 決死状態 stops 9.2.2.a is not settled by the seed; only
@@ -306,6 +307,9 @@ def deathblow_scenarios(draw: st.DrawFn) -> Scenario:
     kind, source = finisher
     amount = dur if kind == "shrink" else max(dur - dmg, 1)
     steps.append(_deathblow_step(kind, source, amount))
+    if kind != "battle" and not (kind == "deathblow" and immune) and draw(st.booleans()):
+        # the same effect then acts on t1 again: by then it is in 決死状態 and gone
+        steps[-1]["do"]["resolve"]["effect"].append({"return_to_hand": {"target": {"card": "t1"}}})
     return {"setup": setup, "steps": steps}
 
 
