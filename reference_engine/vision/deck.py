@@ -58,7 +58,8 @@ def reveal(game: Game, effect: Effect, verb: str, player: str, args: dict) -> bo
     whole = game.rules.saw_whole_deck(len(seen), len(deck))
     if game.rules.reveal_needs_shuffle(mode, whole):
         owe_shuffle(game, player, effect)
-    return True
+    wanted = _count(args["count"], effect) if mode == "count" else len(seen)
+    return game.rules.reveal_applied(len(seen), wanted)
 
 
 def _count(value: int | str, effect: Effect) -> int:
@@ -177,3 +178,14 @@ def all_or_nothing(available: int, wanted: int) -> tuple[int, bool]:
 def what_is_there(available: int, wanted: int) -> tuple[int, bool]:
     """Mutant: take what there is and carry on as if the part was applied."""
     return min(available, wanted), True
+
+
+def reveals_what_is_there(seen: int, wanted: int) -> bool:
+    """vision/reading/counted-reveal-reveals-what-is-there: a counted reveal of a deck
+    holding fewer cards shows what is there and is applied as instructed."""
+    return True
+
+
+def short_reveal_fails(seen: int, wanted: int) -> bool:
+    """Mutant: revealing fewer cards than the count named is a failed part."""
+    return seen >= wanted

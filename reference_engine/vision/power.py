@@ -45,7 +45,7 @@ def compute(game: Game, card: Card) -> tuple[int, int]:
         base, mods = game.rules.fix_variables(card, base, mods)
         value = base
         for mod in game.rules.sequence_modifiers(game.rules, mods):
-            value = apply(mod, value)
+            value = game.rules.apply_modifier(mod, value)
         return value
     finally:
         game.computing_power.discard(card.id)
@@ -67,7 +67,7 @@ def fixed_base(game: Game, card: Card) -> tuple[int, int]:
     """The printed power with its variable X fixed (6.1.10: before the process)."""
     attack, durability = card.power or (0, 0)
     if "X" in (attack, durability):
-        x = variable(game, card.x, card, card.x_paid)
+        x = game.rules.power_variable(game, card.x, card, card.x_paid)
         attack = x if attack == "X" else attack
         durability = x if durability == "X" else durability
     return int(attack), int(durability)
@@ -203,3 +203,19 @@ def only_last_change(changes: list[Modifier]) -> list[Modifier]:
 def largest_change_wins(changes: list[Modifier]) -> list[Modifier]:
     """Mutant: of several changes, the one giving the highest attack sticks."""
     return sorted(changes, key=lambda m: (m.attack if isinstance(m.attack, int) else -1))
+
+
+def apply_always_as_add(mod: Modifier, value: tuple[int, int]) -> tuple[int, int]:
+    """Mutant: an "always" modifier adds its values instead of setting them."""
+    if mod.kind == "always":
+        return apply(Modifier("add", mod.attack, mod.durability), value)
+    return apply(mod, value)
+
+
+def variable_counted_once(game: Game, spec: Any, subject: Card,
+                          fallback: int | None = None) -> int:
+    """Mutant: a power's X is counted the first time and then kept for good."""
+    fixed: dict[str, int] = game.__dict__.setdefault("mutant_fixed_x", {})
+    if subject.id not in fixed:
+        fixed[subject.id] = variable(game, spec, subject, fallback)
+    return fixed[subject.id]

@@ -139,6 +139,11 @@ def all_fails_on_nothing(results: list[bool]) -> bool:
     return bool(results)
 
 
+def fails_when_none_affected(results: list[bool]) -> bool:
+    """Mutant: an "all" part that affected none of the cards it matched fails."""
+    return not results or any(results)
+
+
 def last_card_decides(results: list[bool]) -> bool:
     """Mutant: the loop's flag is overwritten per card, so the last card decides."""
     return results[-1] if results else True

@@ -50,6 +50,8 @@ class Rules:
     sequence_modifiers: Callable[..., Any] = power.by_layer                # IR-6.1.10
     layer_order: tuple[str, ...] = power.LAYERS                            # IR-6.1.10.a-.d
     order_changes: Callable[..., Any] = power.last_change_wins             # QA-298
+    apply_modifier: Callable[..., Any] = power.apply                       # reading (always)
+    power_variable: Callable[..., int] = power.variable                    # reading, 6.1.10
     power_recomputed: bool = True                                          # IR-6.1.10
     # 9.2.2: deathblow
     damage_is_lethal: Callable[..., bool] = deathblow.damage_reaches_durability   # IR-9.2.2.a
@@ -75,6 +77,7 @@ class Rules:
     # 3.2.5: shuffle after seeing the whole deck
     reveal_needs_shuffle: Callable[..., bool] = deck.whole_deck_without_count
     saw_whole_deck: Callable[..., bool] = deck.all_of_a_non_empty_deck
+    reveal_applied: Callable[..., bool] = deck.reveals_what_is_there       # reading
     shuffle_timing: str = deck.DEFERRED
     own_shuffle_replaces_auto: bool = True
 
