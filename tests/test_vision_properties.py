@@ -177,11 +177,11 @@ class Adapted:
         return state
 
 
-class HandSortedById(Adapted):
-    """Lists each hand sorted by card id."""
+class ListsSortedById(Adapted):
+    """Lists each hand and field sorted by card id."""
 
     def adjust(self, side):
-        side["hand"] = sorted(side["hand"])
+        side["hand"], side["field"] = sorted(side["hand"]), sorted(side["field"])
 
 
 class DeckCountsGraveyard(Adapted):
@@ -192,7 +192,7 @@ class DeckCountsGraveyard(Adapted):
 
 
 @pytest.mark.parametrize(("prop_id", "engine"),
-                         [(P + "metamorphic-card-ids", HandSortedById),
+                         [(P + "metamorphic-card-ids", ListsSortedById),
                           (P + "metamorphic-unreferenced-cards", DeckCountsGraveyard)])
 def test_metamorphic_property_catches_a_broken_engine(prop_id, engine):
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
