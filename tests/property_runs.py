@@ -30,8 +30,8 @@ def runner(spec: str, profile: str = "quick") -> Runner:
     return run
 
 
-def run_property(prop: Property, spec: str) -> Result:
-    run = runner(spec)
+def run_property(prop: Property, spec: str, profile: str = "quick") -> Result:
+    run = runner(spec, profile)
     try:
         return run.run_property(prop)
     finally:
@@ -46,11 +46,11 @@ def as_case(text: str) -> Case:
                 flags=(), setup=data["setup"], steps=tuple(data["steps"]), path="-", line=1)
 
 
-def assert_kills(prop: Property, mutant: str) -> None:
+def assert_kills(prop: Property, mutant: str, profile: str = "quick") -> None:
     """``prop`` fails on the mutant with a counterexample tagged like the property whose
     expectations (if it wrote any) the reference meets and the mutant does not."""
     spec = f"reference:{mutant}"
-    result = run_property(prop, spec)
+    result = run_property(prop, spec, profile)
     assert result.status == "fail", f"{prop.id} did not kill {mutant}: {result.message}"
     if prop.compares_reference:
         # the reference engine's answer is no expectation

@@ -1,8 +1,8 @@
 """The Vision properties: they pass on the reference engine and each has teeth.
 
-Each property runs through the real runner (`Runner.run_property`, quick
-profile) against the reference engine, where it must pass, and against
-mutants of the reference engine (the engine with one rule broken, loaded with
+Each property runs through the real runner (`Runner.run_property`) against
+the reference engine (quick profile), where it must pass, and against
+mutants of the reference engine (ci profile) (the engine with one rule broken, loaded with
 ``reference:<mutant>`` like any engine), where it must fail with a
 counterexample that is a valid case whose expectations the reference meets
 and the mutant does not.
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 P = "vision/prop/"
 BY_ID = {p.id: p for p in PROPERTIES}
 
-#: Mutants each property must kill on the quick profile, all of them breaking a
+#: Mutants each property must kill on the ci profile, all of them breaking a
 #: rule the property is tagged with (so the kill counts in mutation analysis).
 KILLS: dict[str, list[str]] = {
     P + "unnegatable-text-survives-negation": ["brackets-negated-with-text",
@@ -41,18 +41,26 @@ KILLS: dict[str, list[str]] = {
     P + "resolution-stops-at-failure": ["failed-part-continues", "all-zero-targets-fails",
                                         "all-fails-on-partial"],
     P + "x-is-nodes-paid": ["x-includes-modifier"],
-    # a bug finder, not a judge: its finds never count as kills (docs/reports.md)
-    P + "differential": ["x-includes-modifier", "modifiers-in-arrival-order"],
+    P + "metamorphic-players": ["all-sees-active-player-only"],
+    P + "metamorphic-modifier-arrival": ["modifiers-in-arrival-order", "sets-share-last-layer"],
+    P + "metamorphic-split-text": ["parts-applied-tail-first", "moves-applied-last"],
+    P + "differential": ["x-includes-modifier"],
 }
 
+#: Properties no mutant of the reference breaks (no rule depends on what they vary);
+#: each is shown failing on a plausibly broken engine below instead.
+WITHOUT_MUTANT = {P + "metamorphic-card-ids", P + "metamorphic-unreferenced-cards"}
 
-def run_property(prop_id: str, spec: str):
-    return property_runs.run_property(BY_ID[prop_id], spec)
+runner, as_case = property_runs.runner, property_runs.as_case
+
+
+def run_property(prop_id: str, spec: str, profile: str = "quick"):
+    return property_runs.run_property(BY_ID[prop_id], spec, profile)
 
 
 def test_every_property_is_tagged_and_has_mutants_to_kill():
     assert all(p.id.startswith(P) and p.ruleset == "vision" and p.rules for p in PROPERTIES)
-    assert sorted(KILLS) == sorted(BY_ID)
+    assert sorted([*KILLS, *WITHOUT_MUTANT]) == sorted(BY_ID)
     import reference_engine
 
     tagged = {m.name: set(m.rules) for m in reference_engine.list_mutants("vision")}
@@ -70,7 +78,7 @@ def test_passes_on_the_reference_engine(prop_id):
 @pytest.mark.parametrize(("prop_id", "mutant"),
                          [(p, m) for p, ms in sorted(KILLS.items()) for m in ms])
 def test_fails_on_a_mutant(prop_id, mutant):
-    property_runs.assert_kills(BY_ID[prop_id], mutant)
+    property_runs.assert_kills(BY_ID[prop_id], mutant, profile="ci")
 
 
 # -- a disagreement the deep profile found, fixed in the engine -------------------------
@@ -114,3 +122,51 @@ def test_power_pipeline_order_and_last_change_wins():
             {"kind": "change", "attack": 2, "durability": 4}, {"kind": "swap"}]
     assert power_after((1, 3), mods) == (5, 2)  # change 2/4, swap 4/2, add 5/2
     assert power_after((1, 3), [{"kind": "always", "durability": 7}, *mods]) == (5, 7)
+
+
+# -- metamorphic properties with no mutant to kill: engines they catch ---------------------
+
+class Adapted:
+    """The reference engine behind an adapter that misreports one thing in observe()."""
+
+    def __init__(self) -> None:
+        self.inner = load_engine("reference")
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def observe(self):
+        state = self.inner.observe()
+        for side in state["players"].values():
+            self.adjust(side)
+        return state
+
+
+class ListsSortedById(Adapted):
+    """Lists each hand and field sorted by card id."""
+
+    def adjust(self, side):
+        side["hand"], side["field"] = sorted(side["hand"]), sorted(side["field"])
+
+
+class DeckCountsGraveyard(Adapted):
+    """Counts the 冥界 in deck_size."""
+
+    def adjust(self, side):
+        side["deck_size"] += len(side["graveyard"])
+
+
+@pytest.mark.parametrize(("prop_id", "engine"),
+                         [(P + "metamorphic-card-ids", ListsSortedById),
+                          (P + "metamorphic-unreferenced-cards", DeckCountsGraveyard)])
+def test_metamorphic_property_catches_a_broken_engine(prop_id, engine):
+    from pathlib import Path
+
+    from conformance._catalogue import Catalogue
+    from conformance._runner import Runner
+    from conformance._settings import get_profile
+
+    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
+    run = Runner(catalogue, engine(), "python:broken", get_profile("quick"))
+    run.handshake()
+    assert run.run_property(BY_ID[prop_id]).status == "fail"

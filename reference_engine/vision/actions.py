@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from conformance import Unsupported
-from reference_engine.vision import costs, deathblow, deck, field, power, triggers, vocabulary
+from reference_engine.vision import (
+    costs,
+    deathblow,
+    deck,
+    field,
+    power,
+    resolution,
+    triggers,
+    vocabulary,
+)
 from reference_engine.vision.model import PLAYERS, Card, Clause, Effect, Part
 from reference_engine.vision.state import Game
 
@@ -104,6 +113,11 @@ def _play(game: Game, action: dict[str, Any]) -> None:
     if not chosen and any(_needs_chosen(clause) for clause in card.texts):
         raise Rejected(f"{card.id} targets a card (chosen) and none was given: not a proper "
                        "target (only 'all' may match nothing, IR-12/p4)")
+    if game.rules.empty_all_refused == resolution.AT_PLAY and any(
+            resolution.empty_all(game, Effect(controller=by, parts=list(c.parts),
+                                              source=card.id, chosen=chosen))
+            for c in card.texts if c.kind == "play"):
+        raise Rejected(f"{card.id}: an 'all' target matches no card")
     game.nodes[by] -= paid
     if card.cost == "X":
         card.x_paid = game.rules.x_from_payment(paid, costs.cost_delta(game, by))

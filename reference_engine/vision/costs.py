@@ -13,7 +13,7 @@ def cost_delta(game: Game, player: str) -> int:
     for holder in game.zone_cards(player, "field"):
         for clause in negation.clauses_of(game, holder):
             if (clause.kind == "continuous" and clause.modifier and "cost" in clause.modifier
-                    and negation.clause_active(game, holder, clause)):
+                    and game.rules.cost_clause_active(game, holder, clause)):
                 total += int(clause.modifier["cost"])
     return total
 
@@ -22,7 +22,7 @@ def cost_due(game: Game, card: Card, player: str) -> int | None:
     """Nodes ``player`` must pay for ``card``; None when its cost is X (any amount)."""
     if card.cost == "X":
         return None
-    return max(0, int(card.cost) + cost_delta(game, player))
+    return game.rules.due_cost(int(card.cost), cost_delta(game, player))
 
 
 def x_is_nodes_paid(paid: int, delta: int) -> int:
@@ -33,3 +33,18 @@ def x_is_nodes_paid(paid: int, delta: int) -> int:
 def x_includes_modifier(paid: int, delta: int) -> int:
     """Mutant: X is the nodes paid adjusted by the cost modifier in force."""
     return paid + delta
+
+
+def x_is_paid_minus_modifier(paid: int, delta: int) -> int:
+    """Mutant: X is the declared cost the payment stands for (paid 4 under cost -1: X=5)."""
+    return paid - delta
+
+
+def printed_cost_plus_modifier(printed: int, delta: int) -> int:
+    """QA-269 (its premise): a cost ±Y effect in force changes what a card costs."""
+    return max(0, printed + delta)
+
+
+def printed_cost(printed: int, delta: int) -> int:
+    """Mutant: cost modifiers are shown but never change what must be paid."""
+    return printed

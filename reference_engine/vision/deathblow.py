@@ -20,6 +20,9 @@ def deal_damage(game: Game, card: Card, amount: int, source: str | None, battle:
     card.damage += amount
     card.last_damage_source = source
     card.last_damage_battle = battle
+    card.last_hit = amount
+    card.first_damage_source = card.first_damage_source or source
+    card.battle_damaged = card.battle_damaged or battle
     game.emit("damage", card=card.id, amount=amount, battle=battle, source=source)
 
 
@@ -27,11 +30,12 @@ def due(game: Game, card: Card) -> tuple[str, str | None, bool] | None:
     """Why ``card`` must be put into deathblow now, if it must: (reason, cause, battle)."""
     if card.deathblow or not card.has_durability or card.id in game.dying:
         return None
-    durability = power.power_of(game, card)[1]
-    if game.rules.durability_is_lethal(durability):
-        return DURABILITY, None, False
-    if game.rules.damage_is_lethal(card.damage, durability):
-        return DAMAGE, card.last_damage_source, card.last_damage_battle
+    rules = game.rules
+    durability = rules.lethal_durability(game, card)
+    if rules.durability_is_lethal(durability, card.damage):
+        return DURABILITY, rules.durability_cause(game, card), False
+    if rules.damage_is_lethal(rules.accumulated_damage(card), durability):
+        return DAMAGE, rules.lethal_damage_source(card), card.last_damage_battle
     return None
 
 
@@ -52,8 +56,9 @@ def check_state(game: Game) -> None:
                 before = card.zone
                 done = put_into_deathblow(game, card, *reason)
                 progress = progress or done or card.zone != before
-    for card in game.field_cards():
-        card.last_damage_source, card.last_damage_battle = None, False
+    if game.rules.damage_cause_spent:
+        for card in game.field_cards():
+            card.last_damage_source, card.last_damage_battle = None, False
 
 
 def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
@@ -75,8 +80,8 @@ def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
             return False
     owner = game.cards[cause].owner if cause in game.cards else None
     card.deathblow = True
-    card.deathblow_cause = rules.deathblow_cause(cause, owner)
-    card.deathblow_by_battle = rules.deathblow_by_battle(reason, battle)
+    card.deathblow_cause = rules.deathblow_cause(cause, owner, battle)
+    card.deathblow_by_battle = rules.deathblow_by_battle(reason, battle, card.battle_damaged)
     game.emit("deathblow", card=card.id, cause=card.deathblow_cause,
               battle=card.deathblow_by_battle)
     if card.deathblow_by_battle:
@@ -104,14 +109,69 @@ def damage_exceeds_durability(damage: int, durability: int) -> bool:
     return damage > durability
 
 
-def durability_zero_or_less(durability: int) -> bool:
+def accumulated(card: Card) -> int:
+    """vision/IR-9.2.2.a: the damage accumulated on the card (蓄積)."""
+    return card.damage
+
+
+def last_hit_only(card: Card) -> int:
+    """Mutant: only the latest hit is compared with durability; damage does not add up."""
+    return card.last_hit
+
+
+def modified_durability(game: Game, card: Card) -> int:
+    """vision/IR-6.1.10, IR-9.2.2: "durability" is the value after every modifier."""
+    return power.power_of(game, card)[1]
+
+
+def printed_durability(game: Game, card: Card) -> int:
+    """Mutant: deathblow compares with the printed durability, ignoring modifiers."""
+    return power.fixed_base(game, card)[1]
+
+
+def durability_zero_or_less(durability: int, damage: int) -> bool:
     """vision/IR-9.2.2.b: durability 0 or less."""
     return durability <= 0
 
 
-def durability_below_zero(durability: int) -> bool:
+def durability_below_zero(durability: int, damage: int) -> bool:
     """Mutant: only a negative durability counts."""
     return durability < 0
+
+
+def durability_one_or_less(durability: int, damage: int) -> bool:
+    """Mutant: off by one, durability 1 already counts as none left."""
+    return durability <= 1
+
+
+def durability_checked_with_damage(durability: int, damage: int) -> bool:
+    """Mutant: durability is only looked at by the damage check, so a card with no
+    damage survives durability 0."""
+    return durability <= 0 and damage > 0
+
+
+def no_cause_for_durability(game: Game, card: Card) -> str | None:
+    """vision/reading/deathblow-cause-is-direct-damage: a 9.2.2.b deathblow has no damage
+    source (and, QA-2013-11-13, is not "by the effect of a card")."""
+    return None
+
+
+def durability_modifier_is_cause(game: Game, card: Card) -> str | None:
+    """Mutant: the card whose modifier lowered the durability is recorded as the cause."""
+    lowering = [m.source for m in power.modifiers_on(game, card)
+                if m.source and m.kind == "add" and isinstance(m.durability, int)
+                and m.durability < 0]
+    return lowering[-1] if lowering else None
+
+
+def finishing_damage_source(card: Card) -> str | None:
+    """vision/IR-1.10.12.f: the source of the damage that directly caused it."""
+    return card.last_damage_source
+
+
+def first_damage_source(card: Card) -> str | None:
+    """Mutant: the source of the first damage the card took is recorded as the cause."""
+    return card.first_damage_source
 
 
 def durability_rule_beats_effects(reason: str) -> bool:
@@ -126,22 +186,35 @@ def nothing_beats_effects(reason: str) -> bool:
     return False
 
 
-def instruction_puts_into_deathblow() -> bool:
+def instruction_puts_into_deathblow(game: Game, card: Card, source: str | None) -> None:
     """vision/IR-9.2.2.c: an effect that says "put into 決死状態" does so."""
-    return True
+    put_into_deathblow(game, card, INSTRUCTION, source, battle=False)
 
 
-def instruction_does_nothing() -> bool:
+def instruction_does_nothing(game: Game, card: Card, source: str | None) -> None:
     """Mutant: the deathblow instruction is accepted but changes nothing."""
-    return False
 
 
-def cause_is_damage_source(source: str | None, source_owner: str | None) -> str | None:
+def instruction_destroys(game: Game, card: Card, source: str | None) -> None:
+    """Mutant: "put into 決死状態" is read as "destroy": the card goes to the 冥界 without
+    ever being in 決死状態."""
+    field.destroy(game, card)
+
+
+def durability_and_instruction_beat_effects(reason: str) -> bool:
+    """Mutant: a deathblow instruction, like the durability rule, ignores "cannot be put
+    into 決死状態" texts."""
+    return reason in (DURABILITY, INSTRUCTION)
+
+
+def cause_is_damage_source(source: str | None, source_owner: str | None,
+                           battle: bool) -> str | None:
     """vision/IR-1.10.12.f: the one who put it into deathblow is the source of the damage."""
     return source
 
 
-def cause_is_controller(source: str | None, source_owner: str | None) -> str | None:
+def cause_is_controller(source: str | None, source_owner: str | None,
+                        battle: bool) -> str | None:
     """Mutant: the cause is recorded as the player controlling the source."""
     return source_owner
 
@@ -175,11 +248,28 @@ def battle_damage_by_effect(game: Game, card: Card, reason: str, cause: str | No
     return by_card_effect(game, card, reason, cause, battle)
 
 
-def only_battle_damage(reason: str, battle: bool) -> bool:
+def cause_only_in_battle(source: str | None, source_owner: str | None,
+                         battle: bool) -> str | None:
+    """Mutant: only an attacker is remembered; effect damage leaves no cause."""
+    return source if battle else None
+
+
+def only_battle_damage(reason: str, battle: bool, ever_battle: bool) -> bool:
     """vision/QA-363: "by battle" holds only for deathblow caused by battle damage."""
     return reason == DAMAGE and battle
 
 
-def any_damage_is_battle(reason: str, battle: bool) -> bool:
+def any_damage_is_battle(reason: str, battle: bool, ever_battle: bool) -> bool:
     """Mutant: any damage-caused deathblow counts as "by battle"."""
     return reason == DAMAGE
+
+
+def battle_damaged_card(reason: str, battle: bool, ever_battle: bool) -> bool:
+    """Mutant: a card that took battle damage counts as put into 決死状態 by battle,
+    whatever finished it (effect damage, 即死)."""
+    return reason != DURABILITY and ever_battle
+
+
+def never_by_battle(reason: str, battle: bool, ever_battle: bool) -> bool:
+    """Mutant: the engine does not tell battle from other deathblows: never by battle."""
+    return False

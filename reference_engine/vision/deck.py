@@ -36,13 +36,12 @@ def draw(game: Game, player: str, count: int, effect: Effect | None) -> bool:
     """Draw ``count`` cards; False (nothing drawn) if the deck holds fewer."""
     before_deck_operation(game, player, effect)
     deck = game.zones[player]["deck"]
-    if len(deck) < count:
-        return False
-    for _ in range(count):
+    taken, applied = game.rules.short_pile(len(deck), count)
+    for _ in range(taken):
         card = game.cards[deck[0]]
         game.move(card, "hand")
         game.emit("draw", player=player, card=card.id)
-    return True
+    return applied
 
 
 def reveal(game: Game, effect: Effect, verb: str, player: str, args: dict) -> bool:
@@ -56,10 +55,11 @@ def reveal(game: Game, effect: Effect, verb: str, player: str, args: dict) -> bo
     else:
         mode, seen = "until", _until(game, deck, args["until"], effect.controller)
     game.emit(verb, player=player, cards=[c.id for c in seen])
-    whole = bool(deck) and len(seen) == len(deck)
+    whole = game.rules.saw_whole_deck(len(seen), len(deck))
     if game.rules.reveal_needs_shuffle(mode, whole):
         owe_shuffle(game, player, effect)
-    return True
+    wanted = _count(args["count"], effect) if mode == "count" else len(seen)
+    return game.rules.reveal_applied(len(seen), wanted)
 
 
 def _count(value: int | str, effect: Effect) -> int:
@@ -145,3 +145,47 @@ def whole_deck_any_mode(mode: str, whole: bool) -> bool:
 def only_reveal_all(mode: str, whole: bool) -> bool:
     """Mutant: only "reveal all" shuffles; an until-reveal that saw everything does not."""
     return whole and mode == "all"
+
+
+def any_uncounted(mode: str, whole: bool) -> bool:
+    """Mutant: every reveal naming no count shuffles, even an until-reveal that stopped
+    part-way."""
+    return mode != "count"
+
+
+def all_of_a_non_empty_deck(seen: int, size: int) -> bool:
+    """vision/IR-3.2.5, reading/shuffle-timing: the whole deck was seen; an empty deck
+    hides nothing, so revealing it never counts."""
+    return size > 0 and seen == size
+
+
+def all_but_one(seen: int, size: int) -> bool:
+    """Mutant: off by one, seeing all but the last card counts as the whole deck."""
+    return size > 0 and seen >= size - 1
+
+
+def all_even_if_empty(seen: int, size: int) -> bool:
+    """Mutant: revealing an empty deck counts as revealing the whole deck."""
+    return seen == size
+
+
+def all_or_nothing(available: int, wanted: int) -> tuple[int, bool]:
+    """vision/reading/short-draw-discard-does-nothing (IR-12/p2): drawing or discarding
+    more cards than there are does nothing and is not applied as instructed."""
+    return (wanted, True) if available >= wanted else (0, False)
+
+
+def what_is_there(available: int, wanted: int) -> tuple[int, bool]:
+    """Mutant: take what there is and carry on as if the part was applied."""
+    return min(available, wanted), True
+
+
+def reveals_what_is_there(seen: int, wanted: int) -> bool:
+    """vision/reading/counted-reveal-reveals-what-is-there: a counted reveal of a deck
+    holding fewer cards shows what is there and is applied as instructed."""
+    return True
+
+
+def short_reveal_fails(seen: int, wanted: int) -> bool:
+    """Mutant: revealing fewer cards than the count named is a failed part."""
+    return seen >= wanted

@@ -26,7 +26,8 @@ def enter(game: Game, card: Card) -> list[Effect]:
     card.auto_negated = card.auto_negation_total = False
     card.deathblow = card.deathblow_by_battle = False
     card.deathblow_cause = card.last_damage_source = None
-    card.last_damage_battle = False
+    card.last_damage_battle = card.battle_damaged = False
+    card.last_hit, card.first_damage_source = 0, None
     card.entered_at = game.tick()
     game.modifiers = [m for m in game.modifiers if m.target != card.id]
     power.refresh(game, card)

@@ -30,10 +30,9 @@ def each(game: Game, effect: Effect, selector: Any, one: Callable[[Card], bool])
     """Apply ``one`` to every selected card; the verdict of the whole part."""
     cards, is_all = selectors.select(game, selector, controller=effect.controller,
                                      source=effect.source, chosen=effect.chosen)
-    results = [one(card) for card in cards]
     if is_all:
-        return game.rules.all_succeeds(len(results), results.count(False))
-    return bool(results) and all(results)
+        return game.rules.all_succeeds(game.rules.apply_to_all(cards, one))
+    return game.rules.chosen_succeeds([one(card) for card in cards])
 
 
 def on_field(card: Card, immunity: str | None = None, *, character: bool = False) -> bool:
@@ -62,12 +61,12 @@ def _destroy(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
 
 
 def _deathblow(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
+    immunity = None if game.rules.rule_beats_effects(deathblow.INSTRUCTION) else "deathblow"
+
     def one(card: Card) -> bool:
-        if not on_field(card, "deathblow", character=True) or "deathblow_state" in card.immune:
+        if not on_field(card, immunity, character=True) or "deathblow_state" in card.immune:
             return False
-        if game.rules.instruction_deathblows():
-            deathblow.put_into_deathblow(game, card, deathblow.INSTRUCTION, effect.source,
-                                         battle=False)
+        game.rules.instruction_deathblows(game, card, effect.source)
         return True
     return each(game, effect, args["target"], one)
 
@@ -90,11 +89,10 @@ def _discard(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
     player = game.who(args["player"], effect.controller)
     count = value(args["count"], effect)
     hand = game.zone_cards(player, "hand")
-    if len(hand) < count:
-        return False
-    for card in hand[:count]:
+    taken, applied = game.rules.short_pile(len(hand), count)
+    for card in hand[:taken]:
         game.move(card, "graveyard")
-    return True
+    return applied
 
 
 def _reveal(verb: str) -> Handler:
@@ -145,7 +143,8 @@ def _negation(what: str) -> Handler:
                 return False
             setattr(card, f"{what}_negated", True)
             total = f"{what}_negation_total"
-            setattr(card, total, getattr(card, total) or bool(args.get("include_unnegatable")))
+            setattr(card, total, game.rules.combine_negations(
+                getattr(card, total), bool(args.get("include_unnegatable"))))
             game.emit("negated", card=card.id, what=what)
             return True
         return each(game, effect, args["target"], one)
@@ -159,6 +158,7 @@ def _negate_effect(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
     if target is None or target.negated or not game.rules.effect_negatable(target):
         return False
     target.negated = True
+    game.rules.on_effect_negated(game, target)
     game.emit("negated", card=target.source, what="effect")
     return True
 

@@ -59,6 +59,9 @@ class Card:
     deathblow_by_battle: bool = False
     last_damage_source: str | None = None
     last_damage_battle: bool = False
+    last_hit: int = 0                           # read only by mutants: the latest damage
+    first_damage_source: str | None = None      # read only by mutants
+    battle_damaged: bool = False                # read only by mutants: took battle damage
     entered_at: int = 0                         # timestamp of entering the field
     power_snapshot: tuple[int, int] | None = None
 

@@ -42,6 +42,16 @@ def name_shares_a_word(names: list[str], ref: str) -> bool:
     return any(word and word in name for word in ref.split() for name in names)
 
 
+def name_starts_with(names: list[str], ref: str) -> bool:
+    """Mutant: a name reference matches names that begin with it."""
+    return bool(ref) and any(name.startswith(ref) for name in names)
+
+
+def name_contains_or_contained(names: list[str], ref: str) -> bool:
+    """Mutant: a name reference matches when either string contains the other."""
+    return bool(ref) and any(ref in name or (name and name in ref) for name in names)
+
+
 def same_name_exact(names: list[str], others: list[str]) -> bool:
     """vision/IR-12.3.2: "the same name" means names equal with nothing over or missing."""
     return any(a == b for a in names for b in others)
@@ -50,6 +60,22 @@ def same_name_exact(names: list[str], others: list[str]) -> bool:
 def same_name_substring(names: list[str], others: list[str]) -> bool:
     """Mutant: "the same name" read like a name reference (one contains the other)."""
     return any(b in a for a in names for b in others)
+
+
+def same_name_ignoring_spaces(names: list[str], others: list[str]) -> bool:
+    """Mutant: names are compared with their spaces taken out (「博麗 霊夢」 = 「博麗霊夢」)."""
+    return any(a.replace(" ", "") == b.replace(" ", "") for a in names for b in others)
+
+
+def without_title(name: str) -> str:
+    """「符ノ壱“博麗 霊夢”」 -> 「博麗 霊夢」: what is inside the quotes of a spell-card title."""
+    start, end = name.find("“"), name.rfind("”")
+    return name[start + 1:end] if 0 <= start < end else name
+
+
+def same_name_without_title(names: list[str], others: list[str]) -> bool:
+    """Mutant: a 符ノ壱“…” title is stripped before comparing names."""
+    return any(without_title(a) == without_title(b) for a in names for b in others)
 
 
 def disguise_printed_name(card: Card, new_name: str) -> None:
@@ -61,3 +87,16 @@ def disguise_all_names(card: Card, new_name: str) -> None:
     """Mutant: 変装 replaces every name, dropping the link names."""
     card.name = new_name
     card.link_names = []
+
+
+def disguise_adds_name(card: Card, new_name: str) -> None:
+    """Mutant: 変装 adds the new name as one more name, keeping the printed one."""
+    if card.name and card.name not in card.link_names:
+        card.link_names = [card.name, *card.link_names]
+    card.name = new_name
+
+
+def disguise_skips_linked(card: Card, new_name: str) -> None:
+    """Mutant: a card with link names keeps its names; 変装 only renames plain cards."""
+    if not card.link_names:
+        card.name = new_name

@@ -45,7 +45,7 @@ def compute(game: Game, card: Card) -> tuple[int, int]:
         base, mods = game.rules.fix_variables(card, base, mods)
         value = base
         for mod in game.rules.sequence_modifiers(game.rules, mods):
-            value = apply(mod, value)
+            value = game.rules.apply_modifier(mod, value)
         return value
     finally:
         game.computing_power.discard(card.id)
@@ -67,7 +67,7 @@ def fixed_base(game: Game, card: Card) -> tuple[int, int]:
     """The printed power with its variable X fixed (6.1.10: before the process)."""
     attack, durability = card.power or (0, 0)
     if "X" in (attack, durability):
-        x = variable(game, card.x, card, card.x_paid)
+        x = game.rules.power_variable(game, card.x, card, card.x_paid)
         attack = x if attack == "X" else attack
         durability = x if durability == "X" else durability
     return int(attack), int(durability)
@@ -129,6 +129,25 @@ def variable_as_late_change(card: Card, base: tuple[int, int],
     return base, sorted([*mods, own], key=lambda m: m.ts)
 
 
+def variable_as_always(card: Card, base: tuple[int, int],
+                       mods: list[Modifier]) -> tuple[tuple[int, int], list[Modifier]]:
+    """Mutant: the power's variable is evaluated after every modifier, so it overrides them."""
+    if card.power is None or "X" not in card.power:
+        return base, mods
+    own = Modifier("always", base[0] if card.power[0] == "X" else None,
+                   base[1] if card.power[1] == "X" else None, source=card.id,
+                   ts=(1 << 60, 0))
+    return base, [*mods, own]
+
+
+def changes_skip_variables(card: Card, base: tuple[int, int],
+                           mods: list[Modifier]) -> tuple[tuple[int, int], list[Modifier]]:
+    """Mutant: a power defined by a variable is locked against change modifiers."""
+    if card.power is None or "X" not in card.power:
+        return base, mods
+    return base, [m for m in mods if m.kind != "change"]
+
+
 def by_layer(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
     """vision/IR-6.1.10: modifiers applied layer by layer in the order of .a-.d."""
     ordered: list[Modifier] = []
@@ -143,6 +162,28 @@ def by_arrival(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
     return sorted(mods, key=lambda m: m.ts)
 
 
+def sets_last_by_arrival(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+    """Mutant: change and "always" both set a value, so they share the last layer and
+    apply in arrival order after swap and add."""
+    sets = [m for m in mods if m.kind in ("change", "always")]
+    return ([m for m in mods if m.kind == "swap"] + [m for m in mods if m.kind == "add"]
+            + sorted(sets, key=lambda m: m.ts))
+
+
+def one_swap_only(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+    """Mutant: swap is a flag ("swapped"), so two swaps do not swap back."""
+    ordered = by_layer(rules, mods)
+    first = next((m for m in ordered if m.kind == "swap"), None)
+    return [m for m in ordered if m.kind != "swap" or m is first]
+
+
+def last_add_only(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+    """Mutant: add modifiers are kept one per card (a dict by kind): only the last counts."""
+    ordered = by_layer(rules, mods)
+    adds = [m for m in ordered if m.kind == "add"]
+    return [m for m in ordered if m.kind != "add" or m is adds[-1]]
+
+
 def last_change_wins(changes: list[Modifier]) -> list[Modifier]:
     """vision/QA-298: several changes all apply in arrival order, so the last one wins."""
     return changes
@@ -151,3 +192,30 @@ def last_change_wins(changes: list[Modifier]) -> list[Modifier]:
 def first_change_wins(changes: list[Modifier]) -> list[Modifier]:
     """Mutant: the first change that arrived is the one that sticks."""
     return list(reversed(changes))
+
+
+def only_last_change(changes: list[Modifier]) -> list[Modifier]:
+    """Mutant: the last change replaces the earlier ones whole, even on the values it does
+    not set, so they do not overlap."""
+    return changes[-1:]
+
+
+def largest_change_wins(changes: list[Modifier]) -> list[Modifier]:
+    """Mutant: of several changes, the one giving the highest attack sticks."""
+    return sorted(changes, key=lambda m: (m.attack if isinstance(m.attack, int) else -1))
+
+
+def apply_always_as_add(mod: Modifier, value: tuple[int, int]) -> tuple[int, int]:
+    """Mutant: an "always" modifier adds its values instead of setting them."""
+    if mod.kind == "always":
+        return apply(Modifier("add", mod.attack, mod.durability), value)
+    return apply(mod, value)
+
+
+def variable_counted_once(game: Game, spec: Any, subject: Card,
+                          fallback: int | None = None) -> int:
+    """Mutant: a power's X is counted the first time and then kept for good."""
+    fixed: dict[str, int] = game.__dict__.setdefault("mutant_fixed_x", {})
+    if subject.id not in fixed:
+        fixed[subject.id] = variable(game, spec, subject, fallback)
+    return fixed[subject.id]

@@ -25,11 +25,19 @@ def select(game: Game, selector: Any, *, controller: str, source: str | None,
         card = game.cards.get(str(selector["card"]))
         return ([card] if card else []), False
     flt = selector["all"] or {}
-    return matching(game, flt, controller), True
+    return game.rules.all_matching(game, flt, controller), True
 
 
 def matching(game: Game, flt: dict[str, Any], controller: str) -> list[Card]:
+    """vision/IR-12/p3, p4: "all" is every card its 〔 〕 description (FILTER) names."""
     return [c for c in game.all_cards() if matches(game, c, flt, controller)]
+
+
+def matching_active_player_only(game: Game, flt: dict[str, Any],
+                                controller: str) -> list[Card]:
+    """Mutant: "all" looks only at the active player's (p1's) cards."""
+    return [c for c in matching(game, flt, controller) if c.owner == "p1"]
+
 
 
 def matches(game: Game, card: Card, flt: dict[str, Any] | None, controller: str,
@@ -51,7 +59,7 @@ def matches(game: Game, card: Card, flt: dict[str, Any] | None, controller: str,
     if "same_name_as" in flt:
         other = game.cards.get(str(flt["same_name_as"]))
         if other is None or not game.rules.same_name(
-                game.rules.reference_names(card), game.rules.reference_names(other)):
+                game.rules.same_name_names(card), game.rules.same_name_names(other)):
             return False
     return not ("durability_max" in flt
                 and power.power_of(game, card)[1] > int(flt["durability_max"]))

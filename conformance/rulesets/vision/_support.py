@@ -4,11 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance._properties import Scenario, Trace, run_accepted, short
+from hypothesis import event
+from hypothesis.control import currently_in_test_context
 
-__all__ = ["card_in_setup", "events", "resolve_effect", "run_accepted", "short"]
+from conformance._properties import Play, Scenario, Trace, short
+from conformance._properties import run_accepted as _run_accepted
+from conformance.rulesets.vision.features import features
+
+__all__ = ["card_in_setup", "events", "note_features", "resolve_effect", "run_accepted", "short"]
 
 # -- helpers --------------------------------------------------------------------------
+
+def note_features(scenario: Scenario) -> None:
+    """Record the vocabulary features ``scenario`` uses as Hypothesis events (shown by
+    ``--hypothesis-show-statistics``); a no-op outside a Hypothesis test."""
+    if currently_in_test_context():
+        for feature in sorted(features(scenario)):
+            event(feature)
+
+
+def run_accepted(play: Play, scenario: Scenario) -> Trace:
+    """The pack API's `run_accepted`, recording which vocabulary features it reached."""
+    note_features(scenario)
+    return _run_accepted(play, scenario)
+
 
 def events(trace: Trace, step: int, kind: str, **fields: Any) -> list[dict[str, Any]]:
     return trace.find(step, type=kind, **fields)

@@ -1,9 +1,11 @@
 """What the seed says should happen, computed without any engine.
 
 Each function here is a small, independent reading of one passage of the
-Vision seed (``shared/seeds/000_fb81adb92f735097.txt``), written from the rule
-text, never from an engine's output.  The properties compare an engine's
-observations against these.
+Vision seed (the rule index entries named in each docstring), written from the
+rule text, never from an engine's output.  The properties compare an engine's
+observations against these.  Where the seed is silent the function follows a
+reading of the rule index (``vision/reading/...``), named in its docstring, and
+every property relying on it is tagged with that reading.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ def power_after(base: tuple[int, int], modifiers: Sequence[dict[str, Any]]) -> t
     """Attack and durability after 6.1.10, from variable-free base values.
 
     Variables are fixed before this is called (6.1.10, QA-356).  Within one
-    kind, modifiers apply in arrival order, so the last ``change`` or
-    ``always`` of an item wins (QA-298); ``swap`` exchanges the two values.
+    kind, modifiers apply in arrival order, so the last ``change`` of an item
+    wins (QA-298); ``swap`` exchanges the two values.  That ``always`` sets the
+    values it gives is the reading vision/reading/always-sets-the-value.
     """
     attack, durability = base
     for kind in MODIFIER_ORDER:
@@ -42,7 +45,9 @@ def power_after(base: tuple[int, int], modifiers: Sequence[dict[str, Any]]) -> t
 
 
 def base_power(card: dict[str, Any], controller: dict[str, Any]) -> tuple[int, int]:
-    """A card's printed power with its variable X fixed (the step before 6.1.10)."""
+    """A card's printed power with its variable X fixed (the step before 6.1.10), counted
+    from ``controller``'s zones as they are now
+    (vision/reading/variable-counted-when-power-is-computed)."""
     x = card.get("x")
     if isinstance(x, dict):
         x = len(controller.get(x["count"], []))
@@ -67,6 +72,13 @@ def names_of(card: dict[str, Any], printed: str | None = None) -> list[str]:
 def refers_to(names: Iterable[str], ref: str) -> bool:
     """12.3.1: referring to name A refers to every card one of whose names contains A."""
     return any(ref in name for name in names)
+
+
+def same_name(names: Iterable[str], others: Iterable[str]) -> bool:
+    """12.3.2 「過不足無く一致」 with vision/reading/same-name-any-name-exactly: some name
+    of one (printed, changed or through 連結) equals some name of the other exactly."""
+    others = [o for o in others if o]
+    return any(name == other for name in names if name for other in others)
 
 
 # -- 12: resolution, and the single-target instructions it stops at ---------------------
@@ -115,6 +127,9 @@ class Board:
             return False
         if "name_ref" in flt and not refers_to(self.names[cid], flt["name_ref"]):
             return False
+        if "same_name_as" in flt and not same_name(self.names[cid],
+                                                   self.names.get(flt["same_name_as"], [])):
+            return False
         return flt.get("not") != cid
 
     def _move(self, cid: str, to: str) -> None:
@@ -129,43 +144,49 @@ class Board:
         if to != "field":
             self.damage[cid] = 0
 
-    def apply(self, instruction: dict[str, Any], me: str) -> bool:
+    def apply(self, instruction: dict[str, Any], me: str, chosen: Sequence[str] = (),
+              source: str | None = None) -> bool:
         """Apply one INSTRUCTION as the seed reads; return False when it cannot be applied.
 
-        Covers the instructions the resolution property generates: single-card
-        and ``all`` damage and return, and count-1 draw and discard.
+        Covers the instructions the resolution property generates: damage and
+        return to a named card, ``chosen`` cards, ``this`` or ``all``, and draw
+        and discard.  Readings (the seed is silent): a part acting on a card
+        not on the field, or damage to a non-character, is not applied, and a
+        part naming several cards is applied only if applied to each
+        (vision/reading/what-cannot-be-applied); "all" succeeds even if it
+        affects none of its cards (vision/reading/all-with-every-card-failing);
+        a short draw or discard takes nothing
+        (vision/reading/short-draw-discard-does-nothing).
         """
         (op, args), = instruction.items()
         players = {"self": me, "opponent": "p2" if me == "p1" else "p1"}
         if op in ("damage", "return_to_hand"):
             target = args["target"]
-            immunity = "damage" if op == "damage" else "return"
-            if "all" in target:  # 12/p3, p4: "all" never fails
-                hit = [c for c in self.zone if self.matches(c, target["all"], me)]
-                for cid in hit:
-                    if immunity not in self.immune[cid]:
-                        self._hit(op, cid, args)
+            if isinstance(target, dict) and "all" in target:  # 12/p3, p4: "all" never fails
+                for cid in [c for c in self.zone if self.matches(c, target["all"], me)]:
+                    self._affect(op, cid, args)
                 return True
-            cid = target["card"]
-            if self.zone[cid] != "field" or immunity in self.immune[cid]:
-                return False
-            self._hit(op, cid, args)
-            return True
-        if op == "draw":
-            player = players[args["player"]]
-            if len(self.deck[player]) < args["count"]:
-                return False
-            for _ in range(args["count"]):
-                self._move(self.deck[player][0], "hand")
-            return True
-        if op == "discard":
-            player = players[args["player"]]
-            if len(self.hand[player]) < args["count"]:
+            cids = (list(chosen) if target == "chosen" else [source] if target == "this"
+                    else [target["card"]])
+            results = [self._affect(op, cid, args) for cid in cids if cid is not None]
+            return bool(results) and all(results)
+        if op in ("draw", "discard"):
+            pile = (self.deck if op == "draw" else self.hand)[players[args["player"]]]
+            if len(pile) < args["count"]:
                 return False
             for _ in range(args["count"]):
-                self._move(self.hand[player][0], "graveyard")
+                self._move(pile[0], "hand" if op == "draw" else "graveyard")
             return True
         raise ValueError(f"the resolution model does not cover {op!r}")
+
+    def _affect(self, op: str, cid: str, args: dict[str, Any]) -> bool:
+        """Damage or return one card, if it can be: on the field, not immune."""
+        immunity = "damage" if op == "damage" else "return"
+        if (self.zone.get(cid) != "field" or immunity in self.immune[cid]
+                or (op == "damage" and self.types[cid] != "character")):
+            return False
+        self._hit(op, cid, args)
+        return True
 
     def _hit(self, op: str, cid: str, args: dict[str, Any]) -> None:
         if op == "damage":
@@ -174,13 +195,14 @@ class Board:
             self._move(cid, "hand")
 
 
-def resolve(board: Board, effect: Sequence[dict[str, Any]], me: str) -> int | None:
+def resolve(board: Board, effect: Sequence[dict[str, Any]], me: str,
+            chosen: Sequence[str] = (), source: str | None = None) -> int | None:
     """12/p1-p2: apply from the head; stop at the first part that fails.
 
     Returns the index of the failing instruction, or None when the effect
     completed.
     """
     for index, instruction in enumerate(effect):
-        if not board.apply(instruction, me):
+        if not board.apply(instruction, me, chosen, source):
             return index
     return None

@@ -24,31 +24,37 @@ from conformance.rulesets.vision.expected import (
     names_of,
     power_after,
     refers_to,
+    same_name,
 )
 from conformance.rulesets.vision.expected import resolve as resolve_model
+from conformance.rulesets.vision.metamorphic import METAMORPHIC_PROPERTIES
 
 # -- 1. 【】 text -------------------------------------------------------------------
 
-def _negation_of(scenario: Scenario) -> str:
-    if len(scenario["steps"]) == 1:
-        return "none"
-    (op, args), = resolve_effect(scenario["steps"][0])[0].items()
-    if op == "negate_auto":
-        return "negate_auto"
-    return ("negate_text_including_unnegatable" if args.get("include_unnegatable")
-            else "negate_text")
+def _negations_of(scenario: Scenario) -> list[str]:
+    """The negations the scenario's steps put on n1, in order."""
+    found = []
+    for step in scenario["steps"][:-1]:
+        (op, args), = resolve_effect(step)[0].items()
+        found.append("negate_auto" if op == "negate_auto" else
+                     "negate_text_including_unnegatable" if args.get("include_unnegatable")
+                     else "negate_text")
+    return found
 
 
-def clause_works(clause: dict[str, Any], negation: str) -> bool:
-    """2.12.3 / 12.4 / 12.4 p1 / QA-020: which clauses survive which negation."""
-    unnegatable = bool(clause.get("unnegatable"))
-    if negation == "none":
-        return True
-    if negation == "negate_text":
-        return unnegatable
-    if negation == "negate_auto":
-        return clause["kind"] != "auto" or unnegatable
-    return False  # the negation says it includes 【】 text (12.4)
+def stops(clause: dict[str, Any], negation: str) -> bool:
+    """2.12.3 / 12.4 / 12.4 p1 / QA-020: whether ``negation`` stops ``clause``."""
+    if negation == "negate_text_including_unnegatable":
+        return True  # the negation says it includes 【】 text (12.4)
+    if clause.get("unnegatable"):
+        return False
+    return negation == "negate_text" or clause["kind"] == "auto"
+
+
+def clause_works(clause: dict[str, Any], negations: list[str]) -> bool:
+    """A clause works unless some negation on its card stops it: a later negation
+    never un-negates what an earlier one negated."""
+    return not any(stops(clause, n) for n in negations)
 
 
 @invariant("vision/prop/unnegatable-text-survives-negation",
@@ -59,14 +65,16 @@ def unnegatable_text(play: Play, scenario: Scenario) -> None:
     """Negating a text leaves its 【】 clauses working and stops every other clause.
 
     negate_text without include_unnegatable stops the non-【】 clauses only;
-    with it, every clause; negate_auto stops the non-【】 auto clauses only.
+    with it, every clause; negate_auto stops the non-【】 auto clauses only; a
+    second negation adds to the first and undoes nothing.
     """
     trace = run_accepted(play, scenario)
-    negation = _negation_of(scenario)
+    negations = _negations_of(scenario)
+    negation = " then ".join(negations) or "no negation"
     _, n1 = card_in_setup(scenario, "n1")
     last = len(scenario["steps"]) - 1
     for i, clause in enumerate(n1["texts"]):
-        works = clause_works(clause, negation)
+        works = clause_works(clause, negations)
         dummy = trace.card(f"d{i}")
         what = "damage" if clause["kind"] == "auto" else "attack"
         if dummy.get(what) != int(works):
@@ -143,7 +151,9 @@ def seen_cards(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]
 
 
 @invariant("vision/prop/shuffle-iff-whole-deck-without-count",
-           rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b"],
+           rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b",
+                  "vision/reading/shuffle-timing",
+                  "vision/reading/counted-reveal-reveals-what-is-there"],
            scenarios=S.shuffle_scenarios())
 def shuffle_rule(play: Play, scenario: Scenario) -> None:
     """The deck is shuffled exactly when an effect revealed or looked at the whole
@@ -229,7 +239,8 @@ def _power_steps(scenario: Scenario) -> tuple[bool, list[dict[str, Any]]]:
 @invariant("vision/prop/power-modifier-order",
            rules=["vision/IR-6.1.10", "vision/IR-6.1.10.a", "vision/IR-6.1.10.b",
                   "vision/IR-6.1.10.c", "vision/IR-6.1.10.d", "vision/QA-298",
-                  "vision/QA-356"],
+                  "vision/QA-356", "vision/reading/always-sets-the-value",
+                  "vision/reading/variable-counted-when-power-is-computed"],
            scenarios=S.power_scenarios())
 def power_order(play: Play, scenario: Scenario) -> None:
     """Combat power after modifiers follows 6.1.10 (variables fixed first, then
@@ -288,7 +299,9 @@ def _deathblow_op(step: dict[str, Any]) -> tuple[str, str, int]:
 
 @invariant("vision/prop/deathblow-conditions",
            rules=["vision/IR-9.2.2", "vision/IR-9.2.2.a", "vision/IR-9.2.2.b",
-                  "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363"],
+                  "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363",
+                  "vision/reading/deathblow-cause-is-direct-damage",
+                  "vision/reading/deathblow-checked-after-each-instruction"],
            scenarios=S.deathblow_scenarios())
 def deathblow(play: Play, scenario: Scenario) -> None:
     """A card is in 決死状態 exactly when its damage reaches its durability, its
@@ -356,6 +369,8 @@ def deathblow(play: Play, scenario: Scenario) -> None:
             if got != want:
                 raise Violation(f"t1 after step {i + 1} ({why}) should show {want}, "
                                 f"observed {got}", expect={i: {"cards": {"t1": want}}})
+        if "resolve" in step["do"] and len(step["do"]["resolve"]["effect"]) > 1:
+            _gone_before_the_next_part(trace, i, why)
         drew = events(trace, i, "draw", player="p1")
         if by_battle and len(drew) != 1:
             raise Violation(
@@ -365,6 +380,17 @@ def deathblow(play: Play, scenario: Scenario) -> None:
         if not by_battle:
             _no_watcher_draw(trace, i, f"t1 was put into 決死状態 by {kind}, not by battle "
                                        "damage (QA-363)")
+
+
+def _gone_before_the_next_part(trace: Trace, step: int, why: str) -> None:
+    """9.2.2 is checked after each part (a reading): the return that follows in the same
+    effect finds t1 already in 決死状態 and destroyed, so it does not return it."""
+    if events(trace, step, "returned", card="t1") or trace.card("t1", step).get("zone") == "hand":
+        raise Violation(
+            f"t1 met 9.2.2 at step {step + 1} ({why}) before the effect's next part, so it "
+            "was in 決死状態 and destroyed when that part tried to return it to hand; "
+            f"observed events {trace.events(step)}",
+            expect={step: {"events": {"exclude": [{"type": "returned", "card": "t1"}]}}})
 
 
 def _no_watcher_draw(trace: Trace, step: int, why: str = "nothing was put into 決死状態 "
@@ -379,12 +405,14 @@ def _no_watcher_draw(trace: Trace, step: int, why: str = "nothing was put into �
 
 @invariant("vision/prop/name-reference",
            rules=["vision/IR-12.3", "vision/IR-12.3.1", "vision/ex-12.3.1",
-                  "vision/IR-12.3.2", "vision/QA-2014-11-27"],
+                  "vision/IR-12.3.2", "vision/QA-2014-11-27",
+                  "vision/reading/same-name-any-name-exactly"],
            scenarios=S.name_scenarios())
 def name_reference(play: Play, scenario: Scenario) -> None:
     """name_ref "A" refers to exactly the cards one of whose names contains A;
-    same_name_as to exactly the cards whose name is equal; a name change keeps
-    the names gained through link."""
+    same_name_as to exactly the cards with some name equal to some name of that
+    card (link names included: a reading); a name change keeps the names gained
+    through link.  Names are compared as a set: the seed gives them no order."""
     trace = run_accepted(play, scenario)
     cards = {c["id"]: c for side in scenario["setup"].values() for c in side["field"]}
     names = {cid: names_of(c) for cid, c in cards.items()}
@@ -393,11 +421,11 @@ def name_reference(play: Play, scenario: Scenario) -> None:
         cid = args["target"]["card"]
         names[cid] = names_of(cards[cid], args["name"])
         seen = trace.card(cid, 0).get("names") or []
-        if seen[:1] != names[cid][:1] or sorted(seen) != sorted(names[cid]):
+        if set(seen) != set(names[cid]):
             raise Violation(
                 f"renaming {cid} to {args['name']!r} replaces only its printed name; names "
-                f"gained by link stay: expected {names[cid]}, observed {seen}",
-                expect={0: {"cards": {cid: {"names": names[cid]}}}})
+                f"gained by link stay: expected the names {sorted(set(names[cid]))}, "
+                f"observed {seen}")
     flt = resolve_effect(scenario["steps"][-1])[0]["damage"]["target"]["all"]
     last = len(scenario["steps"]) - 1
     for cid in cards:
@@ -406,8 +434,8 @@ def name_reference(play: Play, scenario: Scenario) -> None:
             rule = f"one of its names {names[cid]} contains {flt['name_ref']!r}"
         else:
             ref = flt["same_name_as"]
-            want = cid != ref and names[cid][0] == names[ref][0]
-            rule = f"its name {names[cid][0]!r} equals {ref}'s name {names[ref][0]!r}"
+            want = cid != ref and same_name(names[cid], names[ref])
+            rule = f"some name of {names[cid]} equals some name of {ref}'s {names[ref]}"
         got = trace.card(cid).get("damage")
         if got != int(want):
             raise Violation(
@@ -420,16 +448,23 @@ def name_reference(play: Play, scenario: Scenario) -> None:
 
 @invariant("vision/prop/resolution-stops-at-failure",
            rules=["vision/IR-12/p1", "vision/IR-12/p2", "vision/IR-12/p3",
-                  "vision/IR-12/p4"],
+                  "vision/IR-12/p4", "vision/reading/what-cannot-be-applied",
+                  "vision/reading/short-draw-discard-does-nothing",
+                  "vision/reading/all-with-every-card-failing"],
            scenarios=S.resolution_scenarios())
 def resolution(play: Play, scenario: Scenario) -> None:
     """An effect applies from the head and stops at the first part that cannot be
     applied; an ``all`` part never fails, even when it matches nothing or cannot
-    be applied to some of what it matches."""
+    be applied to some of what it matches (12/p3, p4) or, a reading, to any of
+    them.  What "cannot be applied" covers where the seed is silent (a card off
+    the field, one of several chosen cards, a short draw) follows the readings
+    this property is tagged with."""
     trace = run_accepted(play, scenario)
-    effect = resolve_effect(scenario["steps"][0])
+    action = scenario["steps"][0]["do"]["resolve"]
+    effect = action["effect"]
     board = Board.from_setup(scenario["setup"])
-    failed = resolve_model(board, effect, "p1")
+    failed = resolve_model(board, effect, "p1", action.get("targets", []),
+                           action.get("source"))
     story = (f"the effect stops at part {failed + 1} {short(effect[failed])}"
              if failed is not None else "every part applies")
     done = events(trace, 0, "resolved")
@@ -486,4 +521,4 @@ def x_is_paid(play: Play, scenario: Scenario) -> None:
 
 
 RULE_PROPERTIES = [unnegatable_text, unnegatable_effect, shuffle_rule, power_order, deathblow,
-                   name_reference, resolution, x_is_paid]
+                   name_reference, resolution, x_is_paid, *METAMORPHIC_PROPERTIES]

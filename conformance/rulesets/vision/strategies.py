@@ -55,9 +55,8 @@ def enters_field_auto(effect: list[dict[str, Any]], unnegatable: bool) -> dict[s
 NEGATIONS = ("none", "negate_text", "negate_text_including_unnegatable", "negate_auto")
 
 
-def negation_instruction(kind: str, target: str) -> dict[str, Any] | None:
-    if kind == "none":
-        return None
+def negation_instruction(kind: str, target: str) -> dict[str, Any]:
+    """The instruction for one of ``NEGATIONS`` other than ``"none"``."""
     if kind == "negate_auto":
         return {"negate_auto": {"target": {"card": target}}}
     return {"negate_text": {"target": {"card": target},
@@ -66,15 +65,16 @@ def negation_instruction(kind: str, target: str) -> dict[str, Any] | None:
 
 @st.composite
 def unnegatable_text_scenarios(draw: st.DrawFn) -> Scenario:
-    """A character n1 whose clauses each mark one dummy; its text is negated; a
-    character enters the field.
+    """A character n1 whose clauses each mark one dummy; its text is negated
+    none, one or two times (plain, including 【】, or auto only); a character
+    enters the field.
 
     Clause i is an auto clause (when a character enters, deal 1 damage to d_i)
     or a continuous clause (d_i gets attack +1), either in 【】 or not.
     """
     clauses = draw(st.lists(st.tuples(st.sampled_from(["auto", "continuous"]), st.booleans()),
                             min_size=1, max_size=4))
-    negation = draw(st.sampled_from(NEGATIONS))
+    negations = draw(st.lists(st.sampled_from(NEGATIONS[1:]), max_size=2))
     texts = []
     for i, (kind, unnegatable) in enumerate(clauses):
         if kind == "auto":
@@ -90,10 +90,7 @@ def unnegatable_text_scenarios(draw: st.DrawFn) -> Scenario:
         "p2": {"field": [character(f"d{i}", "0/9", name=f"dummy{i}")
                          for i in range(len(clauses))]},
     }
-    steps = []
-    instruction = negation_instruction(negation, "n1")
-    if instruction is not None:
-        steps.append(resolve([instruction], by="p2"))
+    steps = [resolve([negation_instruction(kind, "n1")], by="p2") for kind in negations]
     steps.append({"do": {"put_onto_field": "e1", "by": "p1"}})
     return {"setup": setup, "steps": steps}
 
@@ -187,8 +184,8 @@ def _modifier(kind: str) -> st.SearchStrategy[dict[str, Any]]:
 @st.composite
 def _modifiers(draw: st.DrawFn) -> list[dict[str, Any]]:
     """A few modifiers of each kind, interleaved at random."""
-    counts = {"change": draw(st.integers(0, 2)), "swap": draw(st.integers(0, 1)),
-              "add": draw(st.integers(0, 2)), "always": draw(st.integers(0, 1))}
+    counts = {"change": draw(st.integers(0, 2)), "swap": draw(st.integers(0, 2)),
+              "add": draw(st.integers(0, 2)), "always": draw(st.integers(0, 2))}
     of_kind = {kind: [draw(_modifier(kind)) for _ in range(n)] for kind, n in counts.items()}
     labels = draw(st.permutations([kind for kind, n in counts.items() for _ in range(n)]))
     return [of_kind[kind].pop(0) for kind in labels]
@@ -269,8 +266,9 @@ def deathblow_scenarios(draw: st.DrawFn) -> Scenario:
     """p2's t1 takes battle damage, effect damage, a deathblow instruction or a
     durability cut from p1's s1/s2; p1's watcher draws when a card is put into
     決死状態 by battle.  A few steps that should leave t1 standing, then one
-    that should put it into 決死状態 (unless it is an instruction t1 is immune to);
-    the scenario ends there."""
+    that should put it into 決死状態 (unless it is an instruction t1 is immune to),
+    maybe followed in the same effect by returning t1 to hand; the scenario ends
+    there."""
     durability = draw(st.integers(1, 5))
     immune = draw(st.booleans())
     # Whether immunity to 決死状態 stops 9.2.2.a is not settled by the seed; only
@@ -308,6 +306,9 @@ def deathblow_scenarios(draw: st.DrawFn) -> Scenario:
     kind, source = finisher
     amount = dur if kind == "shrink" else max(dur - dmg, 1)
     steps.append(_deathblow_step(kind, source, amount))
+    if kind != "battle" and not (kind == "deathblow" and immune) and draw(st.booleans()):
+        # the same effect then acts on t1 again: by then it is in 決死状態 and gone
+        steps[-1]["do"]["resolve"]["effect"].append({"return_to_hand": {"target": {"card": "t1"}}})
     return {"setup": setup, "steps": steps}
 
 
@@ -315,18 +316,19 @@ def deathblow_scenarios(draw: st.DrawFn) -> Scenario:
 
 @st.composite
 def name_scenarios(draw: st.DrawFn) -> Scenario:
-    """Cards with names (and maybe link names) on both fields; maybe one is
+    """Cards with names (and maybe link names, 連結) on both fields; maybe one is
     renamed (変装); then an ``all`` effect refers to a name or to the same name
-    as one card, and deals 1 damage to each card it refers to."""
+    as one card, and deals 1 damage to each card it refers to.  Names come from
+    a tiny alphabet with spaces ("A B" vs "AB") and the seed's 符ノ壱“…” title,
+    so partial, spaced and titled near-misses are common."""
     mode = draw(st.sampled_from(["name_ref", "same_name_as"]))
     count = draw(st.integers(2, 5))
     cards = []
     for i in range(count):
         card = character(f"c{i}", "0/9", name=draw(NAMES))
-        if mode == "name_ref":
-            links = draw(st.lists(NAMES, max_size=2, unique=True))
-            if links:
-                card["link_names"] = links
+        links = draw(st.lists(NAMES, max_size=2, unique=True))
+        if links:
+            card["link_names"] = links
         cards.append(card)
     split = draw(st.integers(0, count))
     setup = {"p1": {"field": cards[:split]}, "p2": {"field": cards[split:]}}
@@ -350,7 +352,7 @@ def name_scenarios(draw: st.DrawFn) -> Scenario:
 
 # -- 6. resolution stops at the first failing part ----------------------------------------
 
-#: Filters an ``all`` instruction may use; the last two never match anything on the field.
+#: Filters an ``all`` instruction may use: several cards, one card, none at all.
 ALL_FILTERS = (
     {"controller": "opponent"},
     {"controller": "self", "not": "src"},
@@ -361,31 +363,35 @@ ALL_FILTERS = (
 
 @st.composite
 def resolution_scenarios(draw: st.DrawFn) -> Scenario:
-    """One effect of 2-5 instructions: single-card damage/return whose target may
-    be immune or off the field, ``all`` damage/return (maybe matching nothing),
-    draw 1 and discard 1 (which fail on an empty deck or hand)."""
-    immunities = st.sampled_from([[], ["damage"], ["return"], ["damage", "return"]])
-    p1_field = [character("src", "0/9", name="source"),
+    """One effect of 2-5 instructions: damage/return to a named card, to the chosen
+    card(s), to ``this`` or to ``all`` (matching none, one or several), whose
+    targets may be immune or off the field; draw and discard 1 or 2 (which fail
+    on a short deck or hand)."""
+    immunities = st.sampled_from([[], [], [], ["damage"], ["return"], ["damage", "return"]])
+    p1_field = [character("src", "0/9", name="source", immune=draw(immunities)),
                 character("a1", "0/9", name="ally", immune=draw(immunities))]
     p2_field = [character("t1", "0/9", name="foe one", immune=draw(immunities)),
                 character("t2", "0/9", name="foe two", immune=draw(immunities))]
-    deck = [character(f"k{i}", "1/1") for i in range(draw(st.integers(0, 2)))]
-    hand = [character(f"h{i}", "1/1") for i in range(draw(st.integers(0, 2)))]
-    single = st.sampled_from(["a1", "t1", "t2", "x1"])  # x1 is in p2's hand
+    deck = [character(f"k{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
+    hand = [character(f"h{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
+    ids = ["a1", "t1", "t2", "x1"]  # x1 is in p2's hand
+    targets = draw(st.one_of(st.sampled_from(ids).map(lambda c: [c]),
+                             st.lists(st.sampled_from(ids), min_size=2, max_size=3,
+                                      unique=True)))
+    every = st.sampled_from(ALL_FILTERS).map(lambda f: {"all": f})
+    selector = st.one_of(every, st.sampled_from(ids).map(lambda c: {"card": c}), every,
+                         st.sampled_from(["chosen", "this"]))
+    count = st.integers(1, 2)
     instruction = st.one_of(
-        st.builds(lambda c: {"damage": {"target": {"card": c}, "amount": 1}}, single),
-        st.builds(lambda c: {"return_to_hand": {"target": {"card": c}}}, single),
-        st.builds(lambda f: {"damage": {"target": {"all": f}, "amount": 1}},
-                  st.sampled_from(ALL_FILTERS)),
-        st.builds(lambda f: {"return_to_hand": {"target": {"all": f}}},
-                  st.sampled_from(ALL_FILTERS)),
-        st.just({"draw": {"player": "self", "count": 1}}),
-        st.just({"discard": {"player": "self", "count": 1}}),
+        st.builds(lambda t: {"damage": {"target": t, "amount": 1}}, selector),
+        st.builds(lambda t: {"return_to_hand": {"target": t}}, selector),
+        st.builds(lambda n: {"draw": {"player": "self", "count": n}}, count),
+        st.builds(lambda n: {"discard": {"player": "self", "count": n}}, count),
     )
     effect = draw(st.lists(instruction, min_size=2, max_size=5))
     setup = {"p1": {"field": p1_field, "deck": deck, "hand": hand},
              "p2": {"field": p2_field, "hand": [character("x1", "0/9", name="in hand")]}}
-    return {"setup": setup, "steps": [resolve(effect, source="src")]}
+    return {"setup": setup, "steps": [resolve(effect, source="src", targets=targets)]}
 
 
 # -- 7. X is the nodes actually paid -------------------------------------------------

@@ -1,0 +1,31 @@
+"""Every seed rule of the Vision index is pinned down by at least three mutants, and
+each mutant is caught, for every rule it breaks, by a case or rule property tagged
+with that rule: never only by the differential property (issue 9).
+
+The per-rule table: ``python tests/vision_kills.py`` (killed/total per rule) or
+``python tests/vision_kills.py certify --mutants`` (which item caught which mutant).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from vision_kills import killers, seed_rules
+
+import reference_engine
+
+MUTANTS = reference_engine.list_mutants("vision")
+
+
+def test_every_seed_rule_has_three_mutants() -> None:
+    per_rule = Counter(rule for m in MUTANTS for rule in m.rules)
+    thin = {rule: per_rule[rule] for rule in seed_rules() if per_rule[rule] < 3}
+    assert not thin, f"seed rules with fewer than three mutants: {thin}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", [m.name for m in MUTANTS])
+def test_mutant_is_caught_by_an_item_of_each_rule_it_breaks(mutant: str) -> None:
+    missed = [rule for rule, items in killers(mutant).items() if not items]
+    assert not missed, f"{mutant} is caught by no item tagged {missed}"
