@@ -204,7 +204,9 @@ def test_an_interrupt_during_mutation_stops_the_run(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("engine", ["reference", "cmd:python -m reference_engine.serve"])
+@pytest.mark.parametrize("engine", [
+    "reference", "cmd:" + shlex.join([sys.executable, "-m", "reference_engine.serve"])],
+    ids=["in-process", "subprocess"])
 def test_ctrl_c_inside_a_property_stops_the_run(tmp_path, engine):
     """Ctrl-C reaches the whole process group: a subprocess engine dies of it too, and
     that crash must not hide the interrupt."""
@@ -253,8 +255,8 @@ def test_a_failure_points_at_its_step_and_is_printed_once(tmp_path):
 # -- 2. the reference engine is never the judge ------------------------------------------------
 def _vision(engine: str, tmp_path: Path, *extra: str) -> tuple[int, dict]:
     out = tmp_path / engine.rsplit(":", 1)[-1]
-    run = conformance("certify", "--engine", engine, "--cases", ROOT / "cases", "--profile",
-                      "quick", "-q", "--out", out, *extra)
+    run = conformance("certify", "--engine", engine, "--cases", ROOT / "cases", "--ruleset",
+                      "vision", "--profile", "quick", "-q", "--out", out, *extra)
     report = json.loads((out / "report.json").read_text())
     validate_report(report)
     return run.returncode, report
