@@ -34,7 +34,7 @@ class RunConfig:
     profile: Profile
     selection: Selection = dataclasses.field(default_factory=Selection)
     cases_root: Path | None = None
-    known_failures: Path | None = None
+    known_failures: str | Path | None = None
     timeout: float | None = None          # per reply; default: the profile's
     engine_options: dict[str, Any] = dataclasses.field(default_factory=dict)
     strict_readings: bool = False         # readings and context entries count too

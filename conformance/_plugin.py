@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import datetime
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # what Node.repr_failure returns; not public
 
 OPT_ENGINE = "--engine"
 OPT_CASES = "--conformance-cases"
@@ -233,7 +236,7 @@ class _ConformanceItem(pytest.Item):
             raise ConformanceFailure(_describe(result))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+                     style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, ConformanceFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

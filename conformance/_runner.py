@@ -28,7 +28,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import hypothesis
 import yaml
@@ -173,7 +173,8 @@ class Runner:
         if not self.engine_info:
             self.handshake()
         deadline = time.monotonic() + self.profile.run_timeout
-        for item in [*self.cases(), *self.properties()]:
+        items: list[Case | Property] = [*self.cases(), *self.properties()]
+        for item in items:
             check_stop()
             if time.monotonic() > deadline:
                 yield self._not_run(item, f"not run: the run timeout "
@@ -186,7 +187,7 @@ class Runner:
         return ruleset in self.engine_info.get("rulesets", [])
 
     def _result(self, item: Case | Property, **fields: Any) -> Result:
-        kind = "case" if isinstance(item, Case) else "property"
+        kind: Literal["case", "property"] = "case" if isinstance(item, Case) else "property"
         fields.setdefault("location", _location(item))
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root),

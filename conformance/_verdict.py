@@ -22,14 +22,14 @@ from typing import Any
 
 from conformance._catalogue import CONTEXT, READING, SEED_KINDS, Rule
 from conformance._errors import ExitCode
-from conformance._results import worst
+from conformance._results import Basis, worst
 
 #: Rule-index kinds grouped as reports show them.
 GROUPS = ("seed", READING, CONTEXT)
 
 
 def basis(rules: Iterable[str], index: Mapping[str, Rule], compares_reference: bool = False,
-          ) -> str:
+          ) -> Basis:
     """What an item's expectation rests on (module docstring); unknown ids count as seed."""
     if compares_reference:
         return "reference"

@@ -97,7 +97,7 @@ def read_setup(setup: Any) -> tuple[dict[str, int], list[Card]]:
 def _power(value: Any, where: str) -> tuple[int | str, int | str]:
     _need(isinstance(value, str) and value.count("/") == 1,
           f"{where}.power: expected \"attack/durability\", got {value!r}")
-    sides = []
+    sides: list[int | str] = []
     for side in value.split("/"):
         side = side.strip()
         if side == "X":

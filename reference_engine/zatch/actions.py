@@ -62,7 +62,7 @@ def _use(game: Game, action: dict[str, Any]) -> None:
     why = timing.use_refusal(game, card, by, interrupting="interrupt" in action)
     if why:
         raise Rejected(why)
-    effect = game.cards[card].effect
+    effect = game.effect_of(card)   # use_refusal refused a card without one
     target = _jam_target(game, card, by, action.get("target")) if effect.jammer else None
     if game.board.mp[by] < effect.mp_cost:
         raise Rejected(f"{by} has {game.board.mp[by]} MP, the cost is {effect.mp_cost}")
@@ -100,7 +100,7 @@ def _jam_target(game: Game, card: str, by: str, named: str | None) -> Instance |
                            "no such effect to negate")
         return None
     target = reach[-1]
-    why = negation.jam_refusal(game, game.cards[card].effect, target)
+    why = negation.jam_refusal(game, game.effect_of(card), target)
     if why:
         raise Rejected(why)
     return target
@@ -116,7 +116,7 @@ def _disarm(game: Game, inst: Instance) -> None:
 
 
 def _pay(game: Game, card: str, by: str) -> Instance:
-    effect = game.cards[card].effect
+    effect = game.effect_of(card)
     before_costs = game.board.copy()
     costs: list[tuple[str, int]] = []
     if effect.mp_cost:

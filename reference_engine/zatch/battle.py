@@ -22,6 +22,8 @@ def start(game: Game, attacker: str) -> None:
 def advance(game: Game, apply: Callable[[Game, Instance], None]) -> bool:
     """Go to the next step; returns False when the battle is over."""
     battle = game.board.battle
+    if battle is None:
+        raise RuntimeError("advance: there is no battle to advance")
     at = STEPS.index(battle.step)
     if at + 1 == len(STEPS):
         game.board.battle = None

@@ -27,7 +27,7 @@ def fire(game: Game, moment: str, apply: Apply) -> list[int]:
     for card, when in list(board.standby.items()):
         by = game.controller_of(card)
         if when != moment or (rules.restriction_stops_firing
-                              and restricted(game, game.cards[card].effect, by)):
+                              and restricted(game, game.effect_of(card), by)):
             continue
         if rules.standby_fires != "repeat":
             del board.standby[card]
@@ -44,7 +44,7 @@ def fire(game: Game, moment: str, apply: Apply) -> list[int]:
 
 def _run(game: Game, card: str, by: str, how: str, apply: Apply) -> int:
     before = game.board.copy()
-    inst = Instance(n=len(game.instances) + 1, card=card, by=by, effect=game.cards[card].effect,
+    inst = Instance(n=len(game.instances) + 1, card=card, by=by, effect=game.effect_of(card),
                     how=how, before=before, before_costs=before)
     game.instances.append(inst)
     game.emit("fired", card=card)
@@ -67,7 +67,7 @@ def on_field_works(game: Game, card: str) -> bool:
         return False
     if game.board.battle is not None and not rules.on_field_in_battle:
         return False
-    blocked = restricted(game, game.cards[card].effect, owner)
+    blocked = restricted(game, game.effect_of(card), owner)
     return not (blocked and rules.cannot_use_stops_on_field)
 
 

@@ -55,8 +55,8 @@ def reach(game: Game, by: str) -> list[Instance]:
             found.add(inst.n)
         if inst.how in rules.jammable_any_time:
             found.add(inst.n)
-        spell = board.battle is not None and inst.n in board.battle.spells
-        if spell and rules.attack_defense_jammable == "in_effect_step" \
+        if board.battle is not None and inst.n in board.battle.spells \
+                and rules.attack_defense_jammable == "in_effect_step" \
                 and board.battle.step == "effects":
             found.add(inst.n)
     return [game.instances[n - 1] for n in sorted(found)]

@@ -7,6 +7,7 @@ instructions of its ``do`` list, from the head.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reference_engine.zatch.state import Game, Instance
@@ -84,9 +85,10 @@ def _remove(game: Game, inst: Instance, spec: dict[str, Any]) -> None:
         game.emit("removed", card=card, what=spec["what"])
 
 
-INSTRUCTIONS = {"mp": _mp, "damage": _damage, "discard": _discard, "power": _power,
-                "negate_in_battle": _negate_in_battle, "cannot_use": _cannot_use,
-                "remove": _remove}
+#: instruction key -> its function; each takes the value its key has in a ``do`` part
+INSTRUCTIONS: dict[str, Callable[[Game, Instance, Any], None]] = {
+    "mp": _mp, "damage": _damage, "discard": _discard, "power": _power,
+    "negate_in_battle": _negate_in_battle, "cannot_use": _cannot_use, "remove": _remove}
 
 
 # -- cannot.2: 使えない never undoes an effect already used ----------------------------------

@@ -96,6 +96,14 @@ class Game:
     def who(self, who: str, controller: str) -> str:
         return controller if who == "self" else self.opponent(controller)
 
+    def effect_of(self, card: str) -> Effect:
+        """The effect of a card that must have one: used, in force, standing by or firing."""
+        effect = self.cards[card].effect
+        if effect is None:
+            raise RuntimeError(f"card {card!r} has no effect, yet it is used, in force or fired "
+                               "as if it had one")
+        return effect
+
     def zone_of(self, card: str) -> str:
         owner = self.cards[card].owner
         return next(z for z in ZONES if card in self.board.zones[owner][z])

@@ -56,7 +56,9 @@ def _outside_battle(game: Game, effect: Effect, by: str) -> str | None:
 
 def _in_battle(game: Game, effect: Effect, by: str) -> str | None:
     rules, kind = game.rules, kind_of(game, effect)
-    step, attacker = game.board.battle.step, game.board.battle.attacker
+    battle = game.board.battle
+    assert battle is not None   # use_refusal asks this only during a battle
+    step, attacker = battle.step, battle.attacker
     if effect.jammer and not rules.jammers_in_battle:
         return "(mutant) no jammer during a battle"
     if kind == "non_battle_spell":
@@ -133,7 +135,7 @@ def restrictions_on(game: Game, player: str) -> list[str]:
     found = []
     for card in game.board.staying:
         controller = game.controller_of(card)
-        for part in game.cards[card].effect.do:
+        for part in game.effect_of(card).do:
             spec = part.get("cannot_use")
             if spec is not None and player in game.rules.restriction_binds(
                     game, spec.get("player", "opponent"), controller):

@@ -48,13 +48,25 @@ def base_power(card: dict[str, Any], controller: dict[str, Any]) -> tuple[int, i
     """A card's printed power with its variable X fixed (the step before 6.1.10), counted
     from ``controller``'s zones as they are now
     (vision/reading/variable-counted-when-power-is-computed)."""
-    x = card.get("x")
-    if isinstance(x, dict):
-        x = len(controller.get(x["count"], []))
-    elif x == "cost":
+    spec = card.get("x")
+    x: int | None
+    if isinstance(spec, dict):
+        x = len(controller.get(spec["count"], []))
+    elif spec == "cost":
         x = card.get("cost", 0)
+    else:
+        x = spec
     attack, durability = str(card.get("power", "0/0")).split("/")
-    return (x if attack == "X" else int(attack)), (x if durability == "X" else int(durability))
+
+    def side(printed: str) -> int:
+        if printed != "X":
+            return int(printed)
+        if x is None:
+            raise ValueError(f"card {card.get('id')!r} has X in its power "
+                             f"{card.get('power')!r} but no x saying what X counts")
+        return x
+
+    return side(attack), side(durability)
 
 
 # -- 12.3: name reference ------------------------------------------------------------

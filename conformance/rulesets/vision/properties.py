@@ -318,8 +318,8 @@ def deathblow(play: Play, scenario: Scenario) -> None:
         dur -= amount if kind == "shrink" else 0
         if kind in ("battle", "effect"):
             battle = kind == "battle"
-            pattern = {"type": "damage", "card": "t1", "amount": amount, "battle": battle,
-                       "source": source}
+            pattern: dict[str, Any] = {"type": "damage", "card": "t1", "amount": amount,
+                                       "battle": battle, "source": source}
             if not trace.find(i, **pattern):
                 raise Violation(
                     f"{kind} damage {amount} from {source} to t1 should be reported as "
@@ -349,7 +349,7 @@ def deathblow(play: Play, scenario: Scenario) -> None:
             continue
         by_battle = kind == "battle"
         cause = source if kind != "shrink" else None
-        pattern: dict[str, Any] = {"type": "deathblow", "card": "t1", "battle": by_battle}
+        pattern = {"type": "deathblow", "card": "t1", "battle": by_battle}
         if cause:
             pattern["cause"] = cause
         why = {"battle": f"battle damage from {source} brought damage to {dmg} >= {dur}",
@@ -362,13 +362,13 @@ def deathblow(play: Play, scenario: Scenario) -> None:
                             expect={i: {"events": {"include": [pattern], "count": [
                                 {"match": {"type": "deathblow", "card": "t1"}, "n": 1}]}}})
         if state.get("zone") == "field":
-            want = {"deathblow": True, "deathblow_by_battle": by_battle}
+            want: dict[str, Any] = {"deathblow": True, "deathblow_by_battle": by_battle}
             if cause:
                 want["deathblow_cause"] = cause
-            got = {k: state.get(k) for k in want}
-            if got != want:
+            shown = {k: state.get(k) for k in want}
+            if shown != want:
                 raise Violation(f"t1 after step {i + 1} ({why}) should show {want}, "
-                                f"observed {got}", expect={i: {"cards": {"t1": want}}})
+                                f"observed {shown}", expect={i: {"cards": {"t1": want}}})
         if "resolve" in step["do"] and len(step["do"]["resolve"]["effect"]) > 1:
             _gone_before_the_next_part(trace, i, why)
         drew = events(trace, i, "draw", player="p1")

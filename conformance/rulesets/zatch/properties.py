@@ -222,6 +222,7 @@ def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
         if kind == "battle_in":
             battle = {"attacker": by, "step": "attack_defense"}
         elif kind == "next_step":
+            assert battle is not None   # next_step is legal only during a battle
             at = ex.STEPS.index(battle["step"])
             battle = None if at == 3 else {**battle, "step": ex.STEPS[at + 1]}
         elif kind == "end_turn":

@@ -209,7 +209,8 @@ def timing_scenarios(draw: Any, spells_only: bool = False) -> Scenario:
     battles, then in each step of a battle, then in the next turn."""
     turn = draw(PLAYER)
     setup: dict[str, Any] = {"turn": turn, "phase": draw(st.sampled_from(["battle", "main"]))}
-    kinds = [("non_battle_spell", "attack"), ("non_battle_spell", "defense")]
+    kinds: list[tuple[str, str | None]] = [("non_battle_spell", "attack"),
+                                           ("non_battle_spell", "defense")]
     if not spells_only:
         kinds = [("battle", None), ("attack", None), ("defense", None), ("ordinary", None),
                  *kinds]
@@ -237,6 +238,8 @@ def timing_scenarios(draw: Any, spells_only: bool = False) -> Scenario:
 def battle_scenarios(draw: Any) -> Scenario:
     attacker = draw(PLAYER)
     defender = other(attacker)
+    atk: list[dict[str, Any]]   # cards; their values are of several types
+    dfn: list[dict[str, Any]]
     atk = [{"id": f"a{i}", "effect": {"kind": "attack", "power": draw(st.integers(0, 4)),
                                       "unnegatable": draw(st.booleans()),
                                       "do": [{"damage": {"player": "opponent",
