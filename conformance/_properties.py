@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from conformance._engine import Engine
@@ -128,25 +129,36 @@ class Property:
     #: Judged against the reference engine rather than the seed: a bug finder
     #: whose failures are reported apart and never fail a certification.
     compares_reference: bool = False
+    #: A small-scope exhaustive mode: every (label, scenario) this yields is checked,
+    #: in order, instead of a Hypothesis sample (sampling can miss the one ordering
+    #: that matters); the result says how many were checked.
+    exhaustive: Callable[[], Iterable[tuple[str, Scenario]]] | None = None
 
 
-def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario],
+def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] | None = None,
               title: str = "", compares_reference: bool = False,
+              exhaustive: Callable[[], Iterable[tuple[str, Scenario]]] | None = None,
               ) -> Callable[[Callable[[Play, Scenario], None]], Property]:
     """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``.
 
     ``compares_reference=True`` marks a check whose verdict comes from the
     reference engine's answers (see docs/reports.md, "differs from the
     reference engine"); its rules say what it explores, not what it judges.
+    ``exhaustive`` (instead of ``scenarios``) yields every (label, scenario) of a
+    small scope, all of which are checked.
     """
+    if (scenarios is None) == (exhaustive is None):
+        raise TypeError(f"{id}: give either scenarios (a strategy) or exhaustive, not both")
 
     def decorate(check: Callable[[Play, Scenario], None]) -> Property:
         ruleset = id.split("/", 1)[0]
         first_paragraph = (check.__doc__ or "").strip().split("\n\n")[0]
         summary = " ".join(first_paragraph.split())
         return Property(id=id, ruleset=ruleset, rules=tuple(rules),
-                        title=title or summary or id, scenarios=scenarios, check=check,
-                        compares_reference=compares_reference)
+                        title=title or summary or id,
+                        scenarios=scenarios if scenarios is not None else st.nothing(),
+                        check=check, compares_reference=compares_reference,
+                        exhaustive=exhaustive)
 
     return decorate
 

@@ -244,6 +244,8 @@ class Runner:
                                 message=f"engine does not claim ruleset {prop.ruleset!r}")
         began = time.perf_counter()
         play = Play(self.engine, prop.ruleset, self.reference)
+        if prop.exhaustive is not None:
+            return self._run_exhaustive(prop, play, began)
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
         unsupported: list[str] = []
@@ -299,6 +301,38 @@ class Runner:
             return self._result(prop, status="pass", duration=time.perf_counter() - began,
                                 message=f"some scenarios unsupported: {unsupported[0]}")
         return self._result(prop, status="pass", duration=time.perf_counter() - began)
+
+
+    def _run_exhaustive(self, prop: Property, play: Play, began: float) -> Result:
+        """Every scenario of a small scope, in order; the first violation is the result."""
+        assert prop.exhaustive is not None
+        count = 0
+        try:
+            for label, scenario in prop.exhaustive():
+                count += 1
+                try:
+                    prop.check(play, scenario)
+                except Violation as violation:
+                    return self._result(
+                        prop, status="fail",
+                        message=f"{label}: {violation.message} (scenario {count} of the "
+                                "exhaustive walk)",
+                        mismatches=violation.mismatches,
+                        counterexample=counterexample_yaml(
+                            prop, scenario, violation, self.catalogue.rules.get(prop.rules[0])),
+                        duration=time.perf_counter() - began)
+        except Unsupported as exc:
+            return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
+                                duration=time.perf_counter() - began)
+        except EngineFault as exc:
+            return self._result(prop, status="error",
+                                message=f"{type(exc).__name__}: {exc.message}",
+                                stderr=exc.stderr[-STDERR_KEEP:],
+                                duration=time.perf_counter() - began)
+        finally:
+            play.close()
+        return self._result(prop, status="pass", duration=time.perf_counter() - began,
+                            message=f"exhaustive: all {count} scenarios checked")
 
 
 def _location(item: Case | Property, step: int | None = None) -> str:

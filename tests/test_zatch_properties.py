@@ -31,7 +31,8 @@ from conformance.rulesets.zatch.strategies import features
 pytestmark = pytest.mark.slow
 
 P = "zatch/prop/"
-BY_ID = {p.id: p for p in PROPERTIES}
+BY_ID = {p.id: p for p in PROPERTIES if p.exhaustive is None}   # sampled by Hypothesis
+EXHAUSTIVE = P + "jammer-chains-exhaustive"
 
 #: Mutants each property must kill on the quick profile, each breaking a rule the
 #: property is tagged with (so the kill counts in mutation analysis).
@@ -189,6 +190,16 @@ def test_every_jammer_chain_up_to_depth_four_passes_on_the_reference():
     count, failures = exhaustive.run(Play(load_engine("reference"), "zatch"))
     assert count == 600
     assert not failures, failures[:3]
+
+
+def test_the_exhaustive_walk_is_a_certification_item_with_its_count():
+    prop = next(p for p in PROPERTIES if p.id == EXHAUSTIVE)
+    run = runner("reference")
+    result = run.run_property(prop)
+    assert result.status == "pass" and result.message == "exhaustive: all 600 scenarios checked"
+    broken = runner("reference:zatch-jammer-on-jammer-no-revive").run_property(prop)
+    assert broken.status == "fail" and "of the exhaustive walk" in broken.message
+    assert broken.counterexample
 
 
 @pytest.mark.parametrize("mutant", ["zatch-jammer-on-jammer-no-revive",

@@ -7,8 +7,9 @@ docs/rulesets/zatch.md.  The runner finds the properties through ``PROPERTIES``.
 - `exhaustive`: every jammer chain up to depth 4 over a few effect kinds.
 """
 
+from conformance.rulesets.zatch.exhaustive import jammer_chains_exhaustive
 from conformance.rulesets.zatch.properties import RULE_PROPERTIES
 
-PROPERTIES = list(RULE_PROPERTIES)
+PROPERTIES = [*RULE_PROPERTIES, jammer_chains_exhaustive]
 
 __all__ = ["PROPERTIES"]

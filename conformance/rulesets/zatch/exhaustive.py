@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from conformance.ruleset import Play, Violation
+from conformance.ruleset import Play, Violation, invariant
 from conformance.rulesets.zatch.properties import check_chain
 from conformance.rulesets.zatch.strategies import PLAYERS, chain_scenario
 
@@ -47,6 +47,14 @@ def chains(max_depth: int = 4) -> Iterator[tuple[str, dict[str, Any]]]:
                 for costs in itertools.product((0, 1), repeat=depth):
                     label = f"{name}/{user}/{'field' if on_field else 'hand'}/{costs}"
                     yield label, chain_scenario(effect, user, on_field, list(costs))
+
+
+@invariant("zatch/prop/jammer-chains-exhaustive", rules=["zatch/jammer.5", "zatch/jammer.2"],
+           exhaustive=chains)
+def jammer_chains_exhaustive(play: Play, scenario: dict[str, Any]) -> None:
+    """Every jammer chain up to depth 4 (600 chains) stands as jammer •2 and •5 say: the
+    exhaustive mode as a certification item, its count in the report."""
+    check_chain(play, scenario)
 
 
 def run(play: Play, max_depth: int = 4) -> tuple[int, list[str]]:
