@@ -17,7 +17,7 @@ from typing import Any
 import conformance
 from conformance._catalogue import Catalogue, load_catalogue
 from conformance._errors import InvalidCatalogue
-from conformance._knownfail import KnownFailures
+from conformance._knownfail import KnownFailures, Pin
 from conformance._loading import load_engine
 from conformance._results import Result
 from conformance._runner import Runner, Selection
@@ -41,6 +41,7 @@ class RunConfig:
     allow_no_verdict: bool = False        # a run where nothing passed or failed exits 0
     mutation: bool = False                # also run the reference engine's mutants
     jobs: int = 1                         # processes for mutation analysis
+    update_known_failures: bool = False   # re-pin the known-failures file to this catalogue
 
 
 def check_default_root(root: Path | None) -> None:
@@ -118,6 +119,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         engine.close()
     problems[:0] = runner.problems
     if known is not None:
+        problems += _review_known(known, config, suite, runner)
         problems += known.review(results, suite.ids())
     if not results and complete:
         problems.append({"kind": "no-verdict", "message": "no case or property was selected"})
@@ -169,6 +171,24 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
         "problems": problems,
         "mutation": mutation,
     }
+
+
+def _review_known(known: KnownFailures, config: RunConfig, suite: Suite,
+                  runner: Runner) -> list[dict[str, str]]:
+    """Warn when the known-failures file was pinned to another catalogue; re-pin it
+    when asked (--update-known-failures, after a person reviewed the change)."""
+    now = Pin(suite.catalogue.digest, conformance.__version__,
+              tuple(sorted([c.id for c in runner.cases()] + [p.id for p in runner.properties()])),
+              tuple(sorted(r.id for r in suite.catalogue.rules.values()
+                           if not config.selection.rulesets
+                           or r.ruleset in config.selection.rulesets)))
+    if not config.update_known_failures:
+        return [{"kind": "known-failures", "message": m} for m in known.pin_warnings(now)]
+    dropped = known.rewrite(now, suite.ids())
+    message = f"{known.path} re-pinned to catalogue {now.catalogue[:19]}… (suite {now.suite})"
+    if dropped:
+        message += f"; dropped lines that match no item any more: {', '.join(dropped)}"
+    return [{"kind": "known-failures", "message": message}]
 
 
 def _summary(results: list[dict[str, Any]]) -> dict[str, int]:

@@ -122,6 +122,10 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--allow-no-verdict", action="store_true",
                        help="exit 0 rather than 5 when nothing passed or failed (an engine "
                             "author starting out, with every item still skipped)")
+        p.add_argument("--update-known-failures", action="store_true",
+                       help="after a reviewed catalogue or suite change: re-pin the "
+                            "--known-failures file to this catalogue (its lines are kept; "
+                            "lines matching no item are dropped)")
         p.add_argument("--shard", type=_shard, metavar="I/N",
                        help="run only the I-th of N shards (by a hash of each item id); the "
                             "N shard reports merged with `conformance merge` are the whole run")
@@ -218,6 +222,9 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     if args.mutation and args.engine.split(":", 1)[0] != "reference":
         raise UsageError("--mutation measures the suite against the reference engine's mutants; "
                          "use it with --engine reference")
+    if args.update_known_failures and not args.known_failures:
+        raise UsageError("--update-known-failures re-pins the file given with "
+                         "--known-failures FILE; give that too")
     if args.out:
         _check_out(args.out)
     config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
@@ -225,7 +232,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        timeout=args.timeout, engine_options=options,
                        strict_readings=args.strict_readings,
                        allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
-                       jobs=args.jobs)
+                       jobs=args.jobs, update_known_failures=args.update_known_failures)
     total = 0
     if args.mutation:
         from conformance._mutation import list_mutants
@@ -494,9 +501,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_failures(args: argparse.Namespace) -> int:
-    from conformance._knownfail import failures_list
+    from conformance._knownfail import failures_list, pin_of
 
-    sys.stdout.write(failures_list(_read_report(args.report)["results"]))
+    report = _read_report(_report_path(args.report))
+    sys.stdout.write(failures_list(report["results"], pin_of(report)))
     return ExitCode.OK
 
 
