@@ -71,9 +71,11 @@ def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catal
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,
             on_start: Callable[[Catalogue], None] | None = None,
             on_mutant: Callable[[dict[str, Any]], None] | None = None,
-            suite: Suite | None = None) -> dict[str, Any]:
+            suite: Suite | None = None,
+            on_plan: Callable[[dict[str, int]], None] | None = None) -> dict[str, Any]:
     """Run everything selected; return the report dict (partial if interrupted).
 
+    ``on_plan`` gets the number of cases, properties and mutants to run.
     ``on_start`` sees the catalogue before anything runs (to say which one is
     used), ``on_result`` each result as it arrives and ``on_mutant`` each
     mutant's row (progress output).  A KeyboardInterrupt (SIGINT, or SIGTERM
@@ -92,6 +94,12 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     engine = load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
     runner = Runner(catalogue, engine, config.engine_spec, config.profile, config.selection,
                     reference=lambda: load_engine("reference"), properties=suite.properties)
+    if on_plan is not None:  # how many items each phase has, for progress bars
+        from conformance._mutation import list_mutants
+
+        on_plan({"cases": len(runner.cases()), "properties": len(runner.properties()),
+                 "mutants": len(list_mutants(config.selection.rulesets))
+                 if config.mutation else 0})
     started = datetime.datetime.now(datetime.UTC)
     began = time.perf_counter()
     results: list[Result] = []

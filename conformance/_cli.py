@@ -233,14 +233,9 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        strict_readings=args.strict_readings,
                        allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
                        jobs=args.jobs, update_known_failures=args.update_known_failures)
-    total = 0
-    if args.mutation:
-        from conformance._mutation import list_mutants
-
-        total = len(list_mutants(args.ruleset))
-    progress = _Progress(quiet=args.quiet, mutant_total=total)
+    progress = _Progress(quiet=args.quiet)
     report = certify(config, on_result=progress, on_start=_announce,
-                     on_mutant=progress.mutant)
+                     on_mutant=progress.mutant, on_plan=progress.planned)
     progress.done()
     _print_outcome(report)
     if args.out:
@@ -301,37 +296,31 @@ def _announce(catalogue: Any) -> None:
 
 
 class _Progress:
-    """Dots per result, then one line per mutant with a running count."""
+    """The run's phases (cases, properties, mutants) as `conformance._progress` shows them."""
 
-    def __init__(self, quiet: bool, mutant_total: int = 0) -> None:
-        self.quiet = quiet
-        self.count = 0
-        self.mutants_done = 0
-        self.mutant_total = mutant_total
+    def __init__(self, quiet: bool) -> None:
+        from conformance._progress import Progress
+
+        self.bar = Progress(quiet=quiet)
+        self.plan: dict[str, int] = {}
+
+    def planned(self, plan: dict[str, int]) -> None:
+        self.plan = plan
+
+    def _enter(self, phase: str) -> None:
+        if self.bar.phase != phase:
+            self.bar.start(phase, self.plan.get(phase, 0))
 
     def __call__(self, result: Result) -> None:
-        if self.quiet:
-            return
-        sys.stdout.write(_MARK[result.status])
-        self.count += 1
-        if self.count % 60 == 0:
-            sys.stdout.write("\n")
-        sys.stdout.flush()
+        self._enter("cases" if result.kind == "case" else "properties")
+        self.bar.step(result.status)
 
     def mutant(self, row: dict[str, Any]) -> None:
-        self.mutants_done += 1
-        if self.quiet:
-            return
-        if self.mutants_done == 1:
-            self.done()
-        mark = "killed" if row["killed"] else "SURVIVED"
-        print(f"mutant {self.mutants_done}/{self.mutant_total} {row['name']:36} {mark:8} "
-              f"{', '.join(row['killed_by'][:2])}", flush=True)
+        self._enter("mutants")
+        self.bar.step("killed" if row["killed"] else "survived")
 
     def done(self) -> None:
-        if not self.quiet and self.count % 60:
-            sys.stdout.write("\n")
-            self.count = 0
+        self.bar.finish()
 
 
 def _print_outcome(report: dict[str, Any]) -> None:

@@ -1,0 +1,84 @@
+"""Progress people can read: per phase (cases, properties, mutants), with time left.
+
+On a terminal, each phase is one bar redrawn in place: counts, failures so far
+and an estimate of the time left (from the mean time per item so far).  When
+the output is not a terminal (a CI log), each phase is one line when it ends,
+so logs stay short.  ``quiet`` prints nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+BAR = 24
+#: Redraw at most this often (seconds); the last item of a phase always redraws.
+REDRAW = 0.1
+
+
+class Progress:
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False,
+                 tty: bool | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.quiet = quiet
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.phase = ""
+        self.total = self.done = 0
+        self.counts: dict[str, int] = {}
+        self.began = self.drawn = 0.0
+
+    def start(self, phase: str, total: int) -> None:
+        """Begin a phase of ``total`` items (ending the one before)."""
+        self.finish()
+        self.phase, self.total, self.done, self.counts = phase, total, 0, {}
+        self.began = time.monotonic()
+        if total and not self.quiet and self.tty:
+            self._draw()
+
+    def step(self, outcome: str) -> None:
+        """One item of the phase is done; ``outcome`` is its status (pass, fail, killed, ...)."""
+        self.done += 1
+        self.counts[outcome] = self.counts.get(outcome, 0) + 1
+        if self.quiet or not self.tty:
+            return
+        now = time.monotonic()
+        if now - self.drawn >= REDRAW or self.done >= self.total:
+            self._draw()
+
+    def finish(self) -> None:
+        """End the phase: close the bar, or print its one line in a log."""
+        if not self.phase or self.quiet:
+            self.phase = ""
+            return
+        elapsed = time.monotonic() - self.began
+        if self.tty:
+            if self.total:
+                self._draw()
+                self.stream.write("\n")
+        elif self.done:
+            counts = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items()))
+            self.stream.write(f"{self.phase}: {self.done}/{self.total} in {elapsed:.1f} s "
+                              f"({counts})\n")
+        self.stream.flush()
+        self.phase = ""
+
+    def _draw(self) -> None:
+        self.drawn = time.monotonic()
+        total = max(self.total, 1)
+        filled = BAR * self.done // total
+        bar = "#" * filled + "." * (BAR - filled)
+        bad = sum(n for k, n in self.counts.items() if k in ("fail", "error", "survived"))
+        left = ""
+        if 0 < self.done < self.total:
+            per_item = (self.drawn - self.began) / self.done
+            left = f", ~{_clock(per_item * (self.total - self.done))} left"
+        trouble = f", {bad} not passing" if bad else ""
+        self.stream.write(f"\r{self.phase:<10} [{bar}] {self.done}/{self.total}"
+                          f"{trouble}{left}\x1b[K")
+        self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    return f"{seconds // 60}:{seconds % 60:02d}"
