@@ -7,7 +7,9 @@ property asks another engine for the answer.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hypothesis import event
@@ -39,6 +41,36 @@ def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True) ->
         raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was {verb}; the rules "
                         f"{'allow' if want else 'forbid'} it here",
                         expect={i: {"outcome": "accepted" if want else "rejected"}})
+
+
+def replayable(violation: Violation, rejected: Iterable[int]) -> Violation:
+    """``violation``, its ``expect`` completed with the steps the seed refuses.
+
+    A catalogue case's step without an ``outcome`` demands that the action is accepted,
+    and a counterexample replays every step of the scenario, those after the violating
+    one too; so it replays faithfully only when each step the seed refuses says
+    ``outcome: rejected``.  A violation without ``expect`` is left alone: its
+    counterexample gets the placeholder.  The violation is completed in place, so
+    Hypothesis still sees it raised where the property found it.
+    """
+    if violation.expect:
+        expect: dict[int, dict[str, Any]] = {i: {"outcome": "rejected"} for i in rejected}
+        for i, block in violation.expect.items():
+            expect[i] = {**expect.get(i, {}), **block}
+        violation.expect = dict(sorted(expect.items()))
+    return violation
+
+
+@contextlib.contextmanager
+def outcomes(rejected: Iterable[int]) -> Iterator[None]:
+    """Complete any `Violation` raised inside with the steps the seed refuses (indices
+    into the scenario's steps, from the property's oracle, never from an engine)."""
+    refused = list(rejected)
+    try:
+        yield
+    except Violation as exc:
+        replayable(exc, refused)
+        raise
 
 
 def same(observed: State, want: State, i: int, why: str) -> None:
@@ -75,22 +107,23 @@ def negation_restores(play: Play, scenario: gen.Scenario) -> None:
     steps = scenario["steps"]
     user, jam = steps[1]["do"]["by"], len(steps) - 1
     effect, jammer = effect_of(scenario, "e"), effect_of(scenario, "j")
-    accepted(trace, scenario, 0)
-    accepted(trace, scenario, 1)
-    before = trace.states[0]
-    paid = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
-    same(trace.states[1], ex.resolve(paid, "e", user, effect), 1,
-         "the effect did not resolve at once (use-most •1)")
-    if jam != 2:
-        accepted(trace, scenario, jam, want=False)
-        unchanged(trace, scenario, jam)
-        return
-    accepted(trace, scenario, jam)
-    want = ex.used_once_more(ex.pay(paid, "j", ex.opponent(user), jammer), "j")
-    want = ex.used_once_more(want, "e", negated=True)
-    want["cards"]["e"]["used"] -= 1   # counted once, when it was used
-    same(trace.states[jam], want, jam,
-         "a negated effect must leave the state as before it resolved, costs paid, used")
+    with outcomes([jam] if jam != 2 else []):   # jammed later: refused
+        accepted(trace, scenario, 0)
+        accepted(trace, scenario, 1)
+        before = trace.states[0]
+        paid = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
+        same(trace.states[1], ex.resolve(paid, "e", user, effect), 1,
+             "the effect did not resolve at once (use-most •1)")
+        if jam != 2:
+            accepted(trace, scenario, jam, want=False)
+            unchanged(trace, scenario, jam)
+            return
+        accepted(trace, scenario, jam)
+        want = ex.used_once_more(ex.pay(paid, "j", ex.opponent(user), jammer), "j")
+        want = ex.used_once_more(want, "e", negated=True)
+        want["cards"]["e"]["used"] -= 1   # counted once, when it was used
+        same(trace.states[jam], want, jam,
+             "a negated effect must leave the state as before it resolved, costs paid, used")
 
 
 # -- jammer •5: chains of any depth ----------------------------------------------------------
@@ -145,24 +178,26 @@ def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
     steps = scenario["steps"]
     targets = [i for i, s in enumerate(steps) if "target" in s["do"]]
     trigger = targets[0] - 1
-    for i in range(trigger + 1):
-        accepted(trace, scenario, i)
-    fired = {e["card"] for i in range(trigger - 3, trigger + 1)
-             for e in trace.find(i, type="fired")}
-    for i in targets:
-        cid = steps[i]["do"]["target"]
-        if cid not in fired:
-            raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})")
-        accepted(trace, scenario, i, want=False)
-        unchanged(trace, scenario, i)
+    with outcomes(targets):   # no jammer may target a fired effect
+        for i in range(trigger + 1):
+            accepted(trace, scenario, i)
+        fired = {e["card"] for i in range(trigger - 3, trigger + 1)
+                 for e in trace.find(i, type="fired")}
+        for i in targets:
+            cid = steps[i]["do"]["target"]
+            if cid not in fired:
+                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})")
+            accepted(trace, scenario, i, want=False)
+            unchanged(trace, scenario, i)
 
 
 # -- jammer •1, 無効にする •1, •2: the jammer window -------------------------------------------
 
-def check_window(play: Play, scenario: gen.Scenario) -> None:
-    trace = play.run(scenario)
+def window_plan(scenario: gen.Scenario) -> list[bool]:
+    """For each step, whether the seed allows it: from the steps alone, no engine asked."""
     last: tuple[str, str] | None = None
-    for i, step in enumerate(scenario["steps"]):
+    plan = []
+    for step in scenario["steps"]:
         do = step["do"]
         by = do.get("by") or next(iter(do.values()))["by"]
         if "interrupt" in do:
@@ -171,11 +206,20 @@ def check_window(play: Play, scenario: gen.Scenario) -> None:
             legal = last is not None and last == (ex.opponent(by), "use")
         else:
             legal = True
-        accepted(trace, scenario, i, want=legal)
         if legal:
             last = (by, "use" if "use" in do else "pass")
-        else:
-            unchanged(trace, scenario, i)
+        plan.append(legal)
+    return plan
+
+
+def check_window(play: Play, scenario: gen.Scenario) -> None:
+    trace = play.run(scenario)
+    plan = window_plan(scenario)
+    with outcomes(i for i, legal in enumerate(plan) if not legal):
+        for i, legal in enumerate(plan):
+            accepted(trace, scenario, i, want=legal)
+            if not legal:
+                unchanged(trace, scenario, i)
 
 
 @invariant(P + "jammer-exactly-right-after-opponent",
@@ -199,12 +243,14 @@ def no_interrupts(play: Play, scenario: gen.Scenario) -> None:
 
 # -- battle •2, •3, ※, nonbattle •2, •3, •5: when effects may be used --------------------------
 
-def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
-    trace = play.run(scenario)
+def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None]]:
+    """For each step, whether the seed allows it and (when it does) the battle step after
+    it: worked out from the setup and the steps alone, no engine asked."""
     setup = scenario["setup"]
     turn, phase = setup.get("turn", "p1"), setup.get("phase", "main")
     battle: dict[str, Any] | None = None
-    for i, step in enumerate(scenario["steps"]):
+    plan: list[tuple[bool, str | None]] = []
+    for step in scenario["steps"]:
         (kind, spec), = ((k, v) for k, v in step["do"].items() if k != "by")
         by = step["do"].get("by") or spec["by"]
         if kind == "use":
@@ -215,24 +261,36 @@ def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
             legal = battle is not None
         else:
             legal = battle is None and by == turn
-        accepted(trace, scenario, i, want=legal)
-        if not legal:
-            unchanged(trace, scenario, i)
-            continue
-        if kind == "battle_in":
+        if legal and kind == "battle_in":
             battle = {"attacker": by, "step": "attack_defense"}
-        elif kind == "next_step":
+        elif legal and kind == "next_step":
             assert battle is not None   # next_step is legal only during a battle
             at = ex.STEPS.index(battle["step"])
             battle = None if at == 3 else {**battle, "step": ex.STEPS[at + 1]}
-        elif kind == "end_turn":
+        elif legal and kind == "end_turn":
             turn, phase = ex.opponent(turn), "main"
-        step_now = battle["step"] if battle else None
-        for player in ("p1", "p2"):
-            if trace.states[i]["players"][player]["battle_step"] != step_now:
-                raise Violation(f"after step {i + 1} {player}'s battle_step should be "
-                                f"{step_now!r}", expect={i: {"players": {player: {
-                                    "battle_step": step_now}}}})
+        plan.append((legal, battle["step"] if battle else None))
+    return plan
+
+
+def refused(plan: list[tuple[bool, str | None]]) -> list[int]:
+    return [i for i, (legal, _) in enumerate(plan) if not legal]
+
+
+def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
+    trace = play.run(scenario)
+    plan = timing_plan(scenario)
+    with outcomes(refused(plan)):
+        for i, (legal, step_now) in enumerate(plan):
+            accepted(trace, scenario, i, want=legal)
+            if not legal:
+                unchanged(trace, scenario, i)
+                continue
+            for player in ("p1", "p2"):
+                if trace.states[i]["players"][player]["battle_step"] != step_now:
+                    raise Violation(f"after step {i + 1} {player}'s battle_step should be "
+                                    f"{step_now!r}", expect={i: {"players": {player: {
+                                        "battle_step": step_now}}}})
     return trace
 
 
@@ -255,10 +313,12 @@ def non_battle_no_battle(play: Play, scenario: gen.Scenario) -> None:
     """Using a non-battle spell never enters a battle (no battle_in, no battle step)."""
     note(scenario)
     trace = check_timing(play, scenario)
-    for i, step in enumerate(scenario["steps"]):
-        if "use" in step["do"] and trace.replies[i]["accepted"] and trace.find(i, type="battle_in"):
-            raise Violation(f"step {i + 1} {short(step)} made a battle-in",
-                            expect={i: {"events": {"exclude": [{"type": "battle_in"}]}}})
+    with outcomes(refused(timing_plan(scenario))):
+        for i, step in enumerate(scenario["steps"]):
+            if ("use" in step["do"] and trace.replies[i]["accepted"]
+                    and trace.find(i, type="battle_in")):
+                raise Violation(f"step {i + 1} {short(step)} made a battle-in",
+                                expect={i: {"events": {"exclude": [{"type": "battle_in"}]}}})
 
 
 # -- use-attack •1-•4, 無効にならない •1: a battle ---------------------------------------------
@@ -281,6 +341,21 @@ def _battle_expectations(scenario: gen.Scenario) -> dict[str, Any]:
             "winner": ex.contest_winner(attack, defense, attacker)}
 
 
+def _battle_steps(trace: Trace, scenario: gen.Scenario) -> None:
+    """No jammer touches the battle; every other step is accepted, and attack/defense
+    effects do not resolve when used."""
+    for i, step in enumerate(scenario["steps"]):
+        if "target" in step["do"]:
+            accepted(trace, scenario, i, want=False)
+            unchanged(trace, scenario, i)
+            continue
+        accepted(trace, scenario, i)
+        if "use" in step["do"] and step["do"]["use"][0] in "ad" and trace.find(i, type="resolved"):
+            raise Violation(f"step {i + 1}: {step['do']['use']} resolved when used; attack and "
+                            f"defense effects wait for the contest",
+                            expect={i: {"events": {"exclude": [{"type": "resolved"}]}}})
+
+
 @invariant(P + "attack-defense-after-won-contest",
            rules=[Z + "use-attack.1", Z + "use-attack.2", Z + "use-attack.3", Z + "use-attack.4",
                   Z + "unnegatable.1", Z + "negate.1", Z + "reading/contest-winner"],
@@ -292,16 +367,8 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
     trace = play.run(scenario)
     want = _battle_expectations(scenario)
     steps = scenario["steps"]
-    for i, step in enumerate(steps):
-        if "target" in step["do"]:
-            accepted(trace, scenario, i, want=False)
-            unchanged(trace, scenario, i)
-            continue
-        accepted(trace, scenario, i)
-        if "use" in step["do"] and step["do"]["use"][0] in "ad" and trace.find(i, type="resolved"):
-            raise Violation(f"step {i + 1}: {step['do']['use']} resolved when used; attack and "
-                            f"defense effects wait for the contest",
-                            expect={i: {"events": {"exclude": [{"type": "resolved"}]}}})
+    with outcomes(i for i, step in enumerate(steps) if "target" in step["do"]):
+        _battle_steps(trace, scenario)
     contest = trace.find(len(steps) - 2, type="contest")
     got = (contest[0].get("attack"), contest[0].get("defense"),
            contest[0].get("winner")) if contest else None
@@ -333,15 +400,17 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     trace = play.run(scenario)
     steps = scenario["steps"]
     c_at = len(steps) - 2
-    for i in range(c_at + 1):
-        accepted(trace, scenario, i)
     restrictor = steps[c_at]["do"]["by"]
     c = effect_of(scenario, "c")
-    want = ex.used_once_more(ex.resolve(ex.pay(trace.states[c_at - 1], "c", restrictor, c),
-                                        "c", restrictor, c), "c")
-    same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used")
     what = c["do"][0]["cannot_use"]["what"]
-    accepted(trace, scenario, c_at + 1, want=what not in ("effects", "ordinary"))
+    bound = what in ("effects", "ordinary")   # the last step uses an effect it names
+    with outcomes([c_at + 1] if bound else []):
+        for i in range(c_at + 1):
+            accepted(trace, scenario, i)
+        want = ex.used_once_more(ex.resolve(ex.pay(trace.states[c_at - 1], "c", restrictor, c),
+                                            "c", restrictor, c), "c")
+        same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used")
+        accepted(trace, scenario, c_at + 1, want=not bound)
 
 
 # -- 無効にならない •1 ------------------------------------------------------------------------
