@@ -20,7 +20,6 @@ from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, Us
 from conformance._results import Result
 from conformance._settings import PROFILES, default_profile_name, get_profile
 
-_MARK = {"pass": ".", "fail": "F", "error": "E", "skip": "s"}
 #: Skip reasons listed in the terminal; the reports list them all.
 TOP_SKIP_REASONS = 5
 
@@ -135,7 +134,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="address-space limit for a cmd: engine")
         p.add_argument("--max-reply-bytes", type=int, metavar="N",
                        help="longest reply line a cmd: engine may write (default 1000000)")
-        p.add_argument("-q", "--quiet", action="store_true", help="no progress dots")
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress (a bar per phase on a terminal, one line per phase in a log)")
         p.set_defaults(func=_cmd_certify)
 
     p = sub.add_parser("validate", help="check the catalogue: schemas, ids, rule references, "
@@ -306,6 +305,7 @@ class _Progress:
 
     def planned(self, plan: dict[str, int]) -> None:
         self.plan = plan
+        self._enter("cases" if plan.get("cases") else "properties")
 
     def _enter(self, phase: str) -> None:
         if self.bar.phase != phase:

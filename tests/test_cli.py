@@ -13,12 +13,12 @@ import io
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from terminal import Terminal
 from toy import write_catalogue
 
 from conformance._cli import main
@@ -132,36 +132,16 @@ def test_report_rerender_rules_and_failures(tmp_path, cases):
     assert proc.returncode == 0, proc.stdout
 
 
-def wait_for_progress(child, marks: int, timeout: float = 30.0) -> None:
-    """Block until the CLI has printed ``marks`` progress characters (one per result)."""
-    import selectors
-
-    seen = ""
-    with selectors.DefaultSelector() as sel:
-        sel.register(child.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        # the first line names the catalogue; the marks follow it
-        while "\n" not in seen or len(seen.split("\n", 1)[1].strip()) < marks:
-            if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
-                raise AssertionError(f"no progress after {timeout} s: {seen!r}")
-            # os.read on the fd: the text wrapper would buffer ahead and hide marks from select
-            char = os.read(child.stdout.fileno(), 1).decode()
-            if not char:
-                raise AssertionError(f"the run ended early: {seen!r}")
-            seen += char
-
-
 @pytest.mark.slow
 def test_sigterm_writes_partial_report_and_exits_130(tmp_path, cases):
     out = tmp_path / "out"
-    child = subprocess.Popen(
+    term = Terminal(
         [sys.executable, "-m", "conformance", "certify", "--engine", "python:toy:SlowEngine",
-         "--cases", str(cases), "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    wait_for_progress(child, 1)  # the first case is done, the second is in progress
-    child.send_signal(signal.SIGTERM)
-    stdout, stderr = child.communicate(timeout=30)
-    assert child.returncode == 130, stdout + stderr
+         "--cases", str(cases), "--out", str(out)], env=ENV)
+    term.wait_for_count("cases", 1)  # the first case is done, the second is in progress
+    term.child.send_signal(signal.SIGTERM)
+    code, stdout, stderr = term.finish(timeout=30)
+    assert code == 130, stdout + stderr
     report = json.loads((out / "report.json").read_text())
     assert report["complete"] is False
     assert len(report["results"]) == 1
@@ -203,16 +183,15 @@ def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
     engine = "cmd:" + " ".join([sys.executable, str(HERE / "engines" / "hang.py"),
                                 "--after", "2", "--log", marker])
     out = tmp_path / "out"
-    child = subprocess.Popen(
+    term = Terminal(
         [sys.executable, "-m", "conformance", "certify", "--engine", engine, "--timeout", "60",
          "--select", "vision/qa-269/*", "--select", "vision/ir-12-3-2/*", "--no-properties",
-         "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    wait_for_progress(child, 2)  # two cases done; the engine now hangs on the third
+         "--out", str(out)], env=ENV)
+    term.wait_for_count("cases", 2)  # two cases done; the engine now hangs on the third
     assert _processes_mentioning(marker)
-    child.send_signal(signal.SIGINT)
-    stdout, stderr = child.communicate(timeout=30)
-    assert child.returncode == 130, stdout + stderr
+    term.child.send_signal(signal.SIGINT)
+    code, stdout, stderr = term.finish(timeout=30)
+    assert code == 130, stdout + stderr
     report = json.loads((out / "report.json").read_text())
     assert report["complete"] is False
     # the echo engine plays no real Vision: its two finished cases fail, and are kept

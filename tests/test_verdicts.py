@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import toy
+from terminal import Terminal
 
 from conformance._catalogue import load_catalogue
 from conformance._certify import RunConfig, certify, exit_status
@@ -189,15 +190,14 @@ def _wait_for(child: subprocess.Popen, text: str, timeout: float = 120.0) -> str
 @pytest.mark.slow
 def test_an_interrupt_during_mutation_stops_the_run(tmp_path):
     out = tmp_path / "out"
-    child = subprocess.Popen(
+    term = Terminal(
         [sys.executable, "-m", "conformance", "certify", "--engine", "reference", "--mutation",
          "--no-properties", "--profile", "certify", "--out", str(out), "--cases",
-         str(ROOT / "cases")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    _wait_for(child, "mutant 1/")
-    child.send_signal(signal.SIGINT)
-    stdout, stderr = child.communicate(timeout=60)
-    assert child.returncode == 130, stdout + stderr
+         str(ROOT / "cases")], env=ENV)
+    term.wait_for_count("mutants", 1, timeout=120)
+    term.child.send_signal(signal.SIGINT)
+    code, stdout, stderr = term.finish(timeout=60)
+    assert code == 130, stdout + stderr
     report = json.loads((out / "report.json").read_text())
     assert report["complete"] is False
     assert 1 <= len(report["mutation"]["mutants"]) < len(report["rules"]) + 10
