@@ -134,7 +134,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="address-space limit for a cmd: engine")
         p.add_argument("--max-reply-bytes", type=int, metavar="N",
                        help="longest reply line a cmd: engine may write (default 1000000)")
-        p.add_argument("-q", "--quiet", action="store_true", help="no progress (otherwise: a bar per phase on a terminal, "
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress (otherwise: a bar per phase on a terminal, "
                             "one line per phase in a log)")
         p.set_defaults(func=_cmd_certify)
 
