@@ -47,7 +47,7 @@ def test_failing_rule_shows_in_table_chart_and_failure_list(reference):
     # the chart: one bar per engine, and the broken engine's bar says what does not pass
     svg = re.search(r"<svg.*?</svg>", page, re.S).group()
     assert "mutant-engine" in svg and "reference" in svg
-    assert "not passing" in svg
+    assert "failing" in svg
 
 
 def test_markdown_marks_each_engine(reference):

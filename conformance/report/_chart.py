@@ -156,8 +156,10 @@ def side_by_side(engines: list[tuple[str, list[dict[str, Any]]]], title: str) ->
             y = y0 + j * (BAR_HEIGHT - 4)
             passed = c.get("pass", 0)
             w = bar_space * passed / n if n else 0
-            failing = n - passed
-            label = f"{passed}/{n}" + (f", {failing} not passing" if failing else "") if n else "—"
+            label = f"{passed}/{n}" + "".join(
+                f", {c[k]} {word}" for k, word in (("fail", "failing"), ("error", "erroring"),
+                                                    ("differs", "differing"), ("skip", "skipped"))
+                if c.get(k)) if n else "—"
             parts.append(f'<rect x="{LABEL_WIDTH}" y="{y}" width="{w:.1f}" '
                          f'height="{BAR_HEIGHT - 5}" fill="{colours[j]}">'
                          f"<title>{_e(name)}: {_e(label)} ({_e(ruleset)} {_e(fam)})</title></rect>")

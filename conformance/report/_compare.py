@@ -60,8 +60,10 @@ def compare(reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
             "properties they share, and each rule's status here is recomputed from those items.")
     columns = []
     labels: dict[str, int] = {}
-    for source, report in reports:
-        label = _text.engine_label(report)
+    names = [_text.engine_label(r) for _, r in reports]
+    for (source, report), name in zip(reports, names, strict=True):
+        # engines that share a name (the reference engine and its mutants) go by their spec
+        label = name if names.count(name) == 1 else str(report["engine"]["spec"])
         labels[label] = labels.get(label, 0) + 1
         if labels[label] > 1:
             label = f"{label} #{labels[label]}"
