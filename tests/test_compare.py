@@ -99,3 +99,21 @@ def test_cli_writes_both_pages_and_refuses_a_non_report(tmp_path, reference, cap
     junk.write_text('{"not": "a report"}', "utf-8")
     assert main(["compare", str(junk), "--out", str(out)]) == 4
     assert "junk.json is not a report.json" in capsys.readouterr().err
+
+
+def test_shard_reports_of_one_engine_are_merged_before_comparing(tmp_path):
+    def shard(n: int) -> str:
+        out = tmp_path / f"s{n}"
+        assert main(["certify", "--engine", "reference", "--ruleset", "mtg", "--no-properties",
+                     "--shard", f"{n}/2", "-q", "--out", str(out)]) == 0
+        return str(out)
+
+    reports = [(p, json.loads((Path(p) / "report.json").read_text("utf-8")))
+               for p in (shard(1), shard(2))]
+    comparison = _compare.compare(reports)
+    assert len(comparison.columns) == 1
+    column = comparison.columns[0]
+    assert " + " in column.source
+    assert column.report["settings"]["merged_shards"] == ["1/2", "2/2"]
+    assert all(row["status"] == "pass" for row in column.rules.values()
+               if row["kind"] != "informative")

@@ -46,8 +46,31 @@ class Comparison:
     notes: list[str]
 
 
+def merge_shards(reports: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """Shard reports (``--shard I/N``) of one engine on one catalogue become one report,
+    in the place of its first shard; other reports stay as they are."""
+    from conformance._certify import merge_reports
+
+    slots: list[list[tuple[str, dict[str, Any]]]] = []
+    by_run: dict[tuple[Any, ...], list[tuple[str, dict[str, Any]]]] = {}
+    for source, report in reports:
+        if not report["settings"].get("shard"):
+            slots.append([(source, report)])
+            continue
+        key = (report["engine"]["spec"], report["engine"].get("name"),
+               report["engine"].get("version"), report["suite"]["catalogue_digest"])
+        if key not in by_run:
+            by_run[key] = []
+            slots.append(by_run[key])
+        by_run[key].append((source, report))
+    return [slot[0] if len(slot) == 1 and not slot[0][1]["settings"].get("shard")
+            else (" + ".join(s for s, _ in slot), merge_reports([r for _, r in slot]))
+            for slot in slots]
+
+
 def compare(reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
-    """Build the comparison of already-validated (and merged) reports."""
+    """Build the comparison of already-validated reports (shards are merged first)."""
+    reports = merge_shards(reports)
     digests = {r["suite"]["catalogue_digest"] for _, r in reports}
     shared_only = len(digests) > 1
     notes: list[str] = []
