@@ -81,12 +81,22 @@ def test_the_catalogue_uses_every_action_and_instruction():
     assert used_instructions == set(resolution.INSTRUCTIONS)
 
 
-@pytest.mark.parametrize("prop", PROPERTIES, ids=[p.id for p in PROPERTIES])
+SAMPLED = [p for p in PROPERTIES if p.exhaustive is None]
+
+
+@pytest.mark.parametrize("prop", SAMPLED, ids=[p.id for p in SAMPLED])
 @settings(max_examples=25, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_generated_scenarios_are_in_the_vocabulary(prop, data):
     assert not problems("scenario", data.draw(prop.scenarios))
+
+
+@pytest.mark.parametrize("prop", [p for p in PROPERTIES if p.exhaustive is not None],
+                         ids=lambda p: p.id)
+def test_every_exhaustive_scenario_is_in_the_vocabulary(prop):
+    walked = [(label, problems("scenario", scenario)) for label, scenario in prop.exhaustive()]
+    assert walked and not [(label, found) for label, found in walked if found]
 
 
 # -- words outside the vocabulary are errors at their place --------------------------------
