@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_protocol_serve import Recorder, converse
 
 from conformance._protocol import OBSERVE_IN_ACT, handle
 from conformance._subprocess import SubprocessEngine
-from tests.test_protocol_serve import Recorder, converse
 
 ENGINES = Path(__file__).parent / "engines"
 HELLO = {"seq": 1, "cmd": "hello", "protocol": 1}

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
+from _browser import Browser, find_chromium
 
 from conformance.report import _compare, render
-from tests._browser import Browser, find_chromium
 
 pytestmark = [
     pytest.mark.slow,
