@@ -8,10 +8,8 @@ than the doc; the reference engine must read exactly the schema's keys.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from vocabulary_doc import Vocabulary
 
 from conformance.rulesets.mtg import PROPERTIES
 from conformance.rulesets.mtg.strategies import walk
@@ -27,23 +26,11 @@ from reference_engine import create_engine
 from reference_engine.mtg import game, instructions, vocabulary
 
 ROOT = Path(__file__).parent.parent
-SCHEMA: dict[str, Any] = json.loads(
-    (ROOT / "conformance" / "rulesets" / "mtg" / "vocabulary.json").read_text("utf-8"))
-DEFS = SCHEMA["$defs"]
-DOC = (ROOT / "docs" / "rulesets" / "mtg.md").read_text("utf-8")
-CASES = sorted(p for p in (ROOT / "cases" / "mtg").glob("*.yaml") if p.name != "rules.yaml")
+VOCABULARY = Vocabulary("mtg")
+SCHEMA, DEFS, DOC, CASES = VOCABULARY.schema, VOCABULARY.defs, VOCABULARY.doc, VOCABULARY.cases
+validator, problems, mentioned = VOCABULARY.validator, VOCABULARY.problems, VOCABULARY.mentioned
 ENTRIES = ("setup", "action", "card_state", "player_state", "event")
 FRAME = ("scenario", "step", "expect")
-
-
-@cache
-def validator(entry: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({**SCHEMA, "$ref": f"#/$defs/{entry}"})
-
-
-def problems(entry: str, value: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}"
-            for e in validator(entry).iter_errors(value)]
 
 
 # -- 1. the schema itself ------------------------------------------------------------------
@@ -161,16 +148,6 @@ def test_words_outside_the_vocabulary_are_rejected_where_they_are(entry, value, 
 
 def action_keys() -> list[str]:
     return [branch["required"][0] for branch in DEFS["action"]["oneOf"]]
-
-
-def code_text(markdown: str) -> str:
-    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, flags=re.S)
-    outside = re.sub(r"```.*?```", "", markdown, flags=re.S)
-    return "\n".join(fenced + re.findall(r"`([^`\n]+)`", outside))
-
-
-def mentioned(word: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", code_text(DOC)) is not None
 
 
 def _names_and_words(node: Any) -> set[str]:

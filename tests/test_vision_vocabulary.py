@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,42 +18,22 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from vocabulary_doc import Vocabulary, walk
 
 from conformance.rulesets.vision import PROPERTIES
 
 ROOT = Path(__file__).parent.parent
-SCHEMA_PATH = ROOT / "conformance" / "rulesets" / "vision" / "vocabulary.json"
-SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text("utf-8"))
-DOC = (ROOT / "docs" / "rulesets" / "vision.md").read_text("utf-8")
-CASES = sorted(p for p in (ROOT / "cases" / "vision").glob("*.yaml") if p.name != "rules.yaml")
+VOCABULARY = Vocabulary("vision")
+SCHEMA, DOC, CASES = VOCABULARY.schema, VOCABULARY.doc, VOCABULARY.cases
+validator, problems = VOCABULARY.validator, VOCABULARY.problems
+_walk = walk
 
 #: The entry points the catalogue loader validates against, and the extra ones.
 ENTRIES = ("setup", "action", "card_state", "player_state", "event")
 EXTRA_ENTRIES = ("scenario", "step", "expect")
 
 
-@cache
-def validator(entry: str) -> jsonschema.Draft202012Validator:
-    """What the catalogue loader builds: the whole document, entered at one $def."""
-    return jsonschema.Draft202012Validator({**SCHEMA, "$ref": f"#/$defs/{entry}"})
-
-
-def problems(entry: str, value: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}"
-            for e in validator(entry).iter_errors(value)]
-
-
 # -- 1. the schema itself ------------------------------------------------------------------
-
-def _walk(node: Any) -> Iterator[Any]:
-    yield node
-    if isinstance(node, dict):
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk(value)
-
 
 def test_schema_is_a_valid_2020_12_schema_with_the_entry_points():
     assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -406,15 +385,8 @@ def instruction_keys() -> list[str]:
     return list(SCHEMA["$defs"]["instruction"]["properties"])
 
 
-def code_text(markdown: str) -> str:
-    """The doc's code: fenced blocks and `inline` spans, where its words are defined."""
-    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, flags=re.S)
-    outside = re.sub(r"```.*?```", "", markdown, flags=re.S)
-    return "\n".join(fenced + re.findall(r"`([^`\n]+)`", outside))
-
-
 def mentioned(word: str, markdown: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", code_text(markdown)) is not None
+    return VOCABULARY.mentioned(word, markdown)
 
 
 def _names_in(node: Any) -> set[str]:

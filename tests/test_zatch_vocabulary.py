@@ -8,10 +8,7 @@ engine (`reference_engine.zatch`) name.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,37 +17,17 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from vocabulary_doc import Vocabulary, walk
 
 from conformance.rulesets.zatch import PROPERTIES
 from reference_engine import create_engine
 from reference_engine.zatch import actions, model, resolution
 
 ROOT = Path(__file__).parent.parent
-SCHEMA: dict[str, Any] = json.loads(
-    (ROOT / "conformance" / "rulesets" / "zatch" / "vocabulary.json").read_text("utf-8"))
-DOC = (ROOT / "docs" / "rulesets" / "zatch.md").read_text("utf-8")
-CASES = sorted(p for p in (ROOT / "cases" / "zatch").glob("*.yaml") if p.name != "rules.yaml")
-DEFS = SCHEMA["$defs"]
-
-
-@cache
-def validator(entry: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({**SCHEMA, "$ref": f"#/$defs/{entry}"})
-
-
-def problems(entry: str, value: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}"
-            for e in validator(entry).iter_errors(value)]
-
-
-def _walk(node: Any) -> Iterator[Any]:
-    yield node
-    if isinstance(node, dict):
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk(value)
+VOCABULARY = Vocabulary("zatch")
+SCHEMA, DEFS, DOC, CASES = VOCABULARY.schema, VOCABULARY.defs, VOCABULARY.doc, VOCABULARY.cases
+validator, problems, mentioned = VOCABULARY.validator, VOCABULARY.problems, VOCABULARY.mentioned
+_walk = walk
 
 
 def test_schema_is_valid_and_every_def_is_described():
@@ -154,16 +131,6 @@ def test_the_engine_refuses_what_the_schema_refuses():
 
 
 # -- doc, schema and engine name the same words -------------------------------------------
-
-def code_text(markdown: str) -> str:
-    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, flags=re.S)
-    outside = re.sub(r"```.*?```", "", markdown, flags=re.S)
-    return "\n".join(fenced + re.findall(r"`([^`\n]+)`", outside))
-
-
-def mentioned(word: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", code_text(DOC)) is not None
-
 
 def _names_and_words(node: Any) -> set[str]:
     found: set[str] = set()

@@ -1,0 +1,60 @@
+"""What every pack's vocabulary tests share: its schema entered at one $def, and its doc's code.
+
+Each ruleset's tests/test_<ruleset>_vocabulary.py holds its schema, its doc and
+its reference engine together with these.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Vocabulary:
+    def __init__(self, ruleset: str) -> None:
+        path = ROOT / "conformance" / "rulesets" / ruleset / "vocabulary.json"
+        self.schema: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        self.defs: dict[str, Any] = self.schema["$defs"]
+        self.doc = (ROOT / "docs" / "rulesets" / f"{ruleset}.md").read_text("utf-8")
+        self.cases = sorted(p for p in (ROOT / "cases" / ruleset).glob("*.yaml")
+                            if p.name != "rules.yaml")
+        self.validator = cache(self._validator)
+
+    def _validator(self, entry: str) -> jsonschema.Draft202012Validator:
+        """What the catalogue loader builds: the whole document, entered at one $def."""
+        return jsonschema.Draft202012Validator({**self.schema, "$ref": f"#/$defs/{entry}"})
+
+    def problems(self, entry: str, value: Any) -> list[str]:
+        return [f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}"
+                for e in self.validator(entry).iter_errors(value)]
+
+    def mentioned(self, word: str, markdown: str | None = None) -> bool:
+        """Whether the doc's code (fenced blocks and `inline` spans) names ``word``."""
+        text = code_text(self.doc if markdown is None else markdown)
+        return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) is not None
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every node of a JSON document, depth first."""
+    yield node
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)
+
+
+def code_text(markdown: str) -> str:
+    """The doc's code: fenced blocks and `inline` spans, where its words are defined."""
+    fenced = re.findall(r"```[^\n]*\n(.*?)```", markdown, flags=re.S)
+    outside = re.sub(r"```.*?```", "", markdown, flags=re.S)
+    return "\n".join(fenced + re.findall(r"`([^`\n]+)`", outside))
