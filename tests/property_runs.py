@@ -68,3 +68,21 @@ def assert_kills(prop: Property, mutant: str, profile: str = "quick") -> None:
         # meets them, the mutant does not.
         assert runner(spec).run_case(case).status == "fail", result.counterexample
         assert runner("reference").run_case(case).status == "pass", result.counterexample
+
+
+def assert_kills_break_their_rules(ruleset: str, kills: dict[str, list[str]],
+                                   by_id: dict[str, Property]) -> None:
+    """Each mutant a property must kill breaks a rule that property is tagged with, so
+    the kill counts in mutation analysis."""
+    import reference_engine
+
+    tagged = {m.name: set(m.rules) for m in reference_engine.list_mutants(ruleset)}
+    for prop_id, mutants in kills.items():
+        for mutant in mutants:
+            assert tagged[mutant] & set(by_id[prop_id].rules), (prop_id, mutant)
+
+
+def assert_passes(prop: Property) -> None:
+    """``prop`` holds on the reference engine."""
+    result = run_property(prop, "reference")
+    assert result.status == "pass", f"{result.message}\n{result.counterexample or ''}"

@@ -75,25 +75,17 @@ FEATURES: dict[str, set[str]] = {
 }
 
 
-def run_property(prop_id: str, spec: str):
-    return property_runs.run_property(BY_ID[prop_id], spec)
 
 
 def test_every_property_is_tagged_and_its_mutants_break_its_rules():
     assert all(p.id.startswith(P) and p.ruleset == "mtg" and p.rules for p in PROPERTIES)
     assert sorted(KILLS) == sorted(BY_ID) == sorted(FEATURES)
-    import reference_engine
-
-    tagged = {m.name: set(m.rules) for m in reference_engine.list_mutants("mtg")}
-    for prop_id, mutants in KILLS.items():
-        for mutant in mutants:
-            assert tagged[mutant] & set(BY_ID[prop_id].rules), (prop_id, mutant)
+    property_runs.assert_kills_break_their_rules("mtg", KILLS, BY_ID)
 
 
 @pytest.mark.parametrize("prop_id", sorted(BY_ID))
 def test_passes_on_the_reference_engine(prop_id):
-    result = run_property(prop_id, "reference")
-    assert result.status == "pass", f"{result.message}\n{result.counterexample or ''}"
+    property_runs.assert_passes(BY_ID[prop_id])
 
 
 @pytest.mark.parametrize(("prop_id", "mutant"),

@@ -54,25 +54,17 @@ WITHOUT_MUTANT = {P + "metamorphic-card-ids", P + "metamorphic-unreferenced-card
 runner, as_case = property_runs.runner, property_runs.as_case
 
 
-def run_property(prop_id: str, spec: str, profile: str = "quick"):
-    return property_runs.run_property(BY_ID[prop_id], spec, profile)
 
 
 def test_every_property_is_tagged_and_has_mutants_to_kill():
     assert all(p.id.startswith(P) and p.ruleset == "vision" and p.rules for p in PROPERTIES)
     assert sorted([*KILLS, *WITHOUT_MUTANT]) == sorted(BY_ID)
-    import reference_engine
-
-    tagged = {m.name: set(m.rules) for m in reference_engine.list_mutants("vision")}
-    for prop_id, mutants in KILLS.items():
-        for mutant in mutants:
-            assert tagged[mutant] & set(BY_ID[prop_id].rules), (prop_id, mutant)
+    property_runs.assert_kills_break_their_rules("vision", KILLS, BY_ID)
 
 
 @pytest.mark.parametrize("prop_id", sorted(BY_ID))
 def test_passes_on_the_reference_engine(prop_id):
-    result = run_property(prop_id, "reference")
-    assert result.status == "pass", f"{result.message}\n{result.counterexample or ''}"
+    property_runs.assert_passes(BY_ID[prop_id])
 
 
 @pytest.mark.parametrize(("prop_id", "mutant"),

@@ -19,7 +19,6 @@ import property_runs
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 
-import reference_engine
 from conformance._catalogue import Catalogue
 from conformance._loading import load_engine
 from conformance._properties import Play
@@ -109,26 +108,16 @@ def runner(spec: str) -> Runner:
     return run
 
 
-def run_property(prop_id: str, spec: str):
-    run = runner(spec)
-    try:
-        return run.run_property(BY_ID[prop_id])
-    finally:
-        run.engine.close()
 
 
 def test_every_property_is_tagged_and_listed():
     assert sorted(KILLS) == sorted(BY_ID) == sorted(FEATURES)
-    tagged = {m.name: set(m.rules) for m in reference_engine.list_mutants("zatch")}
-    for prop_id, mutants in KILLS.items():
-        for mutant in mutants:
-            assert tagged[mutant] & set(BY_ID[prop_id].rules), (prop_id, mutant)
+    property_runs.assert_kills_break_their_rules("zatch", KILLS, BY_ID)
 
 
 @pytest.mark.parametrize("prop_id", sorted(BY_ID))
 def test_passes_on_the_reference_engine(prop_id):
-    result = run_property(prop_id, "reference")
-    assert result.status == "pass", f"{result.message}\n{result.counterexample or ''}"
+    property_runs.assert_passes(BY_ID[prop_id])
 
 
 @pytest.mark.parametrize(("prop_id", "mutant"),
