@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from reference_engine._bookkeeping import Bookkeeping
 from reference_engine.zatch.model import PLAYERS, ZONES, Card, Effect
 
 
@@ -71,7 +72,7 @@ class Action:
     discarded: list[str] = dataclasses.field(default_factory=list)   # by its effects
 
 
-class Game:
+class Game(Bookkeeping):
     def __init__(self, rules: Any, settings: dict[str, Any], cards: list[tuple[Card, str]]):
         self.rules = rules
         self.cards: dict[str, Card] = {card.id: card for card, _ in cards}
@@ -85,16 +86,6 @@ class Game:
         self.pending: list[int] = []       # instances whose resolution waits (mutants only)
         self.armed: list[int] = []         # jammers used in advance (mutants only)
         self.events: list[dict[str, Any]] = []
-
-    def emit(self, kind: str, **fields: Any) -> None:
-        self.events.append({"type": kind, **fields})
-
-    @staticmethod
-    def opponent(player: str) -> str:
-        return "p2" if player == "p1" else "p1"
-
-    def who(self, who: str, controller: str) -> str:
-        return controller if who == "self" else self.opponent(controller)
 
     def effect_of(self, card: str) -> Effect:
         """The effect of a card that must have one: used, in force, standing by or firing."""
