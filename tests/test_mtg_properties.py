@@ -75,8 +75,6 @@ FEATURES: dict[str, set[str]] = {
 }
 
 
-
-
 def test_every_property_is_tagged_and_its_mutants_break_its_rules():
     assert all(p.id.startswith(P) and p.ruleset == "mtg" and p.rules for p in PROPERTIES)
     assert sorted(KILLS) == sorted(BY_ID) == sorted(FEATURES)

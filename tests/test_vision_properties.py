@@ -54,8 +54,6 @@ WITHOUT_MUTANT = {P + "metamorphic-card-ids", P + "metamorphic-unreferenced-card
 runner, as_case = property_runs.runner, property_runs.as_case
 
 
-
-
 def test_every_property_is_tagged_and_has_mutants_to_kill():
     assert all(p.id.startswith(P) and p.ruleset == "vision" and p.rules for p in PROPERTIES)
     assert sorted([*KILLS, *WITHOUT_MUTANT]) == sorted(BY_ID)

@@ -12,17 +12,14 @@ chain up to depth 4.
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 from typing import Any
 
 import property_runs
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 
-from conformance._catalogue import Catalogue
 from conformance._loading import load_engine
 from conformance._properties import Play
-from conformance._runner import Runner
 from conformance._settings import get_profile
 from conformance.rulesets.zatch import PROPERTIES, exhaustive
 from conformance.rulesets.zatch.strategies import features
@@ -101,13 +98,7 @@ FEATURES: dict[str, set[str]] = {
 }
 
 
-def runner(spec: str) -> Runner:
-    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, load_engine(spec), spec, get_profile("quick"))
-    run.handshake()
-    return run
-
-
+runner = property_runs.runner
 
 
 def test_every_property_is_tagged_and_listed():
