@@ -10,12 +10,13 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import conformance
 from conformance._catalogue import Catalogue, load_catalogue
+from conformance._engine import Engine
 from conformance._errors import InvalidCatalogue
 from conformance._knownfail import KnownFailures, Pin
 from conformance._loading import load_engine
@@ -40,7 +41,7 @@ class RunConfig:
     strict_readings: bool = False         # readings and context entries count too
     allow_no_verdict: bool = False        # a run where nothing passed or failed exits 0
     mutation: bool = False                # also run the reference engine's mutants
-    jobs: int = 1                         # processes for mutation analysis
+    jobs: int = 1                         # processes for the main run and for mutation
     update_known_failures: bool = False   # re-pin the known-failures file to this catalogue
 
 
@@ -108,7 +109,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     complete = True
     try:
         runner.handshake()
-        for result in runner.results():
+        for result in _main_run(runner, config, timeout):
             results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -125,6 +126,8 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                                     "this report is partial"})
     finally:
         engine.close()
+        position = {item.id: i for i, item in enumerate(runner.items())}
+        results.sort(key=lambda r: position[r.id])   # whatever order the jobs finished in
     problems[:0] = runner.problems
     if known is not None:
         problems += _review_known(known, config, suite, runner)
@@ -136,6 +139,20 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         problems=problems, complete=complete, started=started,
         duration=time.perf_counter() - began, mutation=mutation,
         property_rules=suite.property_rules(config.selection))
+
+
+def _main_run(runner: Runner, config: RunConfig, timeout: float) -> Iterator[Result]:
+    """The results of the selected items, in ``config.jobs`` processes when more than one."""
+    if config.jobs <= 1 or len(runner.items()) <= 1 or runner.handshake_error:
+        yield from runner.results()
+        return
+    from conformance._parallel import parallel_results
+
+    def make_engine() -> Engine:
+        return load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
+
+    for _, result in parallel_results(runner, make_engine, config.jobs):
+        yield result
 
 
 def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[str, Any],

@@ -129,7 +129,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="run only the I-th of N shards (by a hash of each item id); the "
                             "N shard reports merged with `conformance merge` are the whole run")
         p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
-                       help="run mutation analysis in N processes (default 1)")
+                       help="run the items, then the mutants, in N processes, each with its "
+                            "own engine (default 1); the report is the same as with 1")
         p.add_argument("--memory-limit", type=int, metavar="MB",
                        help="address-space limit for a cmd: engine")
         p.add_argument("--max-reply-bytes", type=int, metavar="N",

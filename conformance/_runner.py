@@ -173,15 +173,21 @@ class Runner:
         if not self.engine_info:
             self.handshake()
         deadline = time.monotonic() + self.profile.run_timeout
-        items: list[Case | Property] = [*self.cases(), *self.properties()]
-        for item in items:
+        for item in self.items():
             check_stop()
-            if time.monotonic() > deadline:
-                yield self._not_run(item, f"not run: the run timeout "
-                                          f"({self.profile.run_timeout:.0f} s) was reached")
-                continue
-            yield self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+            yield self.run_item(item, deadline)
         check_stop()  # an interrupt the engine turned into a crash is still an interrupt
+
+    def items(self) -> list[Case | Property]:
+        """What `results` runs, in report order: the cases, then the properties."""
+        return [*self.cases(), *self.properties()]
+
+    def run_item(self, item: Case | Property, deadline: float) -> Result:
+        """One case or property, unless the run's time (``deadline``, monotonic) is up."""
+        if time.monotonic() > deadline:
+            return self.not_run(item, f"not run: the run timeout "
+                                       f"({self.profile.run_timeout:.0f} s) was reached")
+        return self.run_case(item) if isinstance(item, Case) else self.run_property(item)
 
     def _claims(self, ruleset: str) -> bool:
         return ruleset in self.engine_info.get("rulesets", [])
@@ -195,14 +201,14 @@ class Runner:
                                   getattr(item, "compares_reference", False)),
                       **fields)
 
-    def _not_run(self, item: Case | Property, message: str) -> Result:
+    def not_run(self, item: Case | Property, message: str) -> Result:
         return self._result(item, status="error", message=message)
 
     def _unstarted(self, item: Case | Property) -> Result | None:
         """The error every item gets when the handshake failed; None when it did not."""
         if not self.handshake_error:
             return None
-        return self._not_run(item, f"not run: the engine could not start: "
+        return self.not_run(item, f"not run: the engine could not start: "
                                    f"{self.handshake_error}")
 
     def run_case(self, case: Case) -> Result:

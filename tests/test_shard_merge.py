@@ -1,4 +1,7 @@
-"""--shard I/N and `conformance merge`: a CI matrix certifies in pieces and publishes one report."""
+"""Spreading a run: ``--shard I/N`` + `conformance merge` over machines, ``--jobs N`` over cores.
+
+Either way the report is the one a single process writes, item for item.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("shards")
     codes = {name: certify(base / name, *extra)
              for name, extra in (("all", ()), ("s1", ("--shard", "1/2")),
-                                 ("s2", ("--shard", "2/2")))}
+                                 ("s2", ("--shard", "2/2")), ("jobs", ("--jobs", "2")))}
     assert main(["merge", str(base / "s1"), str(base / "s2" / "report.json"),
                  "--out", str(base / "merged")]) == 0
     return base, codes
@@ -81,3 +84,30 @@ def test_merge_refuses_reports_of_different_runs(runs, tmp_path, capsys):
     assert "differ in engine" in capsys.readouterr().err
     assert main(["merge", str(base / "s1"), str(base / "s1"), "--out", str(tmp_path / "m")]) == 4
     assert "more than one report" in capsys.readouterr().err
+
+
+def test_jobs_give_the_single_process_report_in_catalogue_order(runs):
+    base, codes = runs
+    whole, jobs = load(base / "all"), load(base / "jobs")
+
+    def items(report):
+        return [(r["id"], r["status"], r["basis"], r["message"], r["mismatches"])
+                for r in report["results"]]
+
+    assert items(jobs) == items(whole)
+    assert jobs["rules"] == whole["rules"]
+    assert jobs["verdict"] == whole["verdict"] and codes["jobs"] == 0
+
+
+def test_a_worker_that_dies_loses_only_its_item(tmp_path):
+    from toy import write_catalogue
+
+    root = write_catalogue(tmp_path / "cases")
+    code = main(["certify", "--engine", "python:toy:DyingEngine", "--cases", str(root),
+                 "--jobs", "2", "-q", "--out", str(tmp_path / "out")])
+    report = load(tmp_path / "out")
+    status = {r["id"]: (r["status"], r["message"]) for r in report["results"]}
+    assert status["toy/negative/rejected"] == ("pass", "")
+    assert status["toy/add/two-plus-three"][0] == "error"
+    assert "worker process" in status["toy/add/two-plus-three"][1]
+    assert code == 2 and report["complete"]

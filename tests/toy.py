@@ -138,3 +138,14 @@ class SlowEngine(ToyEngine):
 
         time.sleep(1.0)
         return super().act(action)
+
+
+class DyingEngine(ToyEngine):
+    """Kills the process it runs in on the 2 + 3 case: a worker of ``--jobs`` dying."""
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        if action.get("add") == 3:
+            import os
+
+            os._exit(3)
+        return super().act(action)

@@ -1,0 +1,99 @@
+"""``--jobs N`` for the main run: the selected items spread over N worker processes.
+
+Each worker is forked from the run's process, so it starts with the suite
+already loaded; it starts its own engine (an engine holds one game at a time),
+shakes hands, and then takes items one at a time from a shared queue until
+none is left.  Slow items (properties) are queued first so the workers finish
+together.  Results come back as they are done; `certify` puts them back in
+catalogue order, so a report does not depend on the number of jobs.
+
+A worker that dies (killed, out of memory) loses only the item it held: every
+item that never came back is an *error* saying so, and the run goes on with
+the other workers.  An interrupt stops every worker; results already back are
+kept.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from conformance._catalogue import Case
+from conformance._engine import Engine
+from conformance._properties import Property
+from conformance._results import Result
+from conformance._runner import Runner, check_stop
+
+Item = Case | Property
+
+
+def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
+                     jobs: int) -> Iterator[tuple[int, Result]]:
+    """Yield ``(index in items, result)`` as the workers finish them.
+
+    ``runner`` has shaken hands already (its engine is not used here); each
+    worker runs ``runner.items()`` through a copy of it on an engine from
+    ``make_engine``, all within one run timeout.  Problems a worker records (a
+    failed handshake) are added to ``runner.problems``.
+    """
+    context = multiprocessing.get_context("fork")
+    items = runner.items()
+    deadline = time.monotonic() + runner.profile.run_timeout
+    tasks: Any = context.SimpleQueue()
+    done: Any = context.Queue()
+    order = sorted(range(len(items)), key=lambda i: not isinstance(items[i], Property))
+    for index in order:
+        tasks.put(index)
+    args = (runner, items, deadline, make_engine, tasks, done)
+    workers = [context.Process(target=_work, args=args, daemon=True)
+               for _ in range(min(jobs, len(items)))]
+    for _ in workers:
+        tasks.put(None)
+    for worker in workers:
+        worker.start()
+    outstanding = set(range(len(items)))
+    finished = 0
+    try:
+        while finished < len(workers):
+            check_stop()
+            try:
+                message = done.get(timeout=0.2)
+            except queue.Empty:
+                if all(not w.is_alive() for w in workers) and done.empty():
+                    break   # every worker is gone, some without saying goodbye
+                continue
+            if message[0] == "result":
+                _, index, result = message
+                outstanding.discard(index)
+                yield index, result
+            else:   # ("finished", problems): a worker ran out of items
+                finished += 1
+                runner.problems += [p for p in message[1] if p not in runner.problems]
+    finally:
+        for worker in workers:
+            if worker.is_alive() and finished < len(workers):
+                worker.terminate()
+            worker.join(timeout=5)
+    for index in sorted(outstanding):
+        yield index, runner.not_run(items[index], "not run: the worker process running it "
+                                                   "died (killed, or out of memory?)")
+
+
+def _work(runner: Runner, items: list[Item], deadline: float,
+          make_engine: Callable[[], Engine], tasks: Any, done: Any) -> None:
+    """One worker: its own engine, items until the queue says stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops us all on Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    mine = Runner(runner.catalogue, make_engine(), runner.engine_spec, runner.profile,
+                  runner.selection, reference=runner.reference, properties=runner._properties)
+    try:
+        mine.handshake()
+        for index in iter(tasks.get, None):
+            done.put(("result", index, mine.run_item(items[index], deadline)))
+    finally:
+        mine.engine.close()
+    done.put(("finished", mine.problems))
