@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import conformance
-from conformance._catalogue import Catalogue, load_catalogue
+from conformance._catalogue import Case, Catalogue, load_catalogue
 from conformance._engine import Engine
 from conformance._errors import InvalidCatalogue
 from conformance._knownfail import KnownFailures, Pin
 from conformance._loading import load_engine
+from conformance._properties import Property
 from conformance._results import Result
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
@@ -130,8 +131,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         results.sort(key=lambda r: position[r.id])   # whatever order the jobs finished in
     problems[:0] = runner.problems
     if known is not None:
-        problems += _review_known(known, config, suite, runner)
-        problems += known.review(results, suite.ids())
+        problems += review_known(known, config, suite, runner.items(), results)
     if not results and complete:
         problems.append({"kind": "no-verdict", "message": "no case or property was selected"})
     return build_report(
@@ -198,12 +198,18 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
     }
 
 
-def _review_known(known: KnownFailures, config: RunConfig, suite: Suite,
-                  runner: Runner) -> list[dict[str, str]]:
-    """Warn when the known-failures file was pinned to another catalogue; re-pin it
-    when asked (--update-known-failures, after a person reviewed the change)."""
+def review_known(known: KnownFailures, config: RunConfig, suite: Suite,
+                 selected: list[Case | Property], results: list[Result]) -> list[dict[str, str]]:
+    """Mark the results the known-failures file lists; warn about what it lists
+    wrongly and when it was pinned to another catalogue; re-pin it when asked
+    (--update-known-failures, after a person reviewed the change)."""
+    return _review_pin(known, config, suite, selected) + known.review(results, suite.ids())
+
+
+def _review_pin(known: KnownFailures, config: RunConfig, suite: Suite,
+                selected: list[Case | Property]) -> list[dict[str, str]]:
     now = Pin(suite.catalogue.digest, conformance.__version__,
-              tuple(sorted([c.id for c in runner.cases()] + [p.id for p in runner.properties()])),
+              tuple(sorted(item.id for item in selected)),
               tuple(sorted(r.id for r in suite.catalogue.rules.values()
                            if not config.selection.rulesets
                            or r.ruleset in config.selection.rulesets)))

@@ -62,31 +62,41 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 class _Conformance:
-    """Session state, created only when --engine is given."""
+    """Session state, created only when --engine is given.
+
+    Every process of the session holds one: without pytest-xdist it runs the
+    items and builds the report; under ``-n N`` each worker runs its items on
+    its own engine and attaches each result to the test report it sends, and
+    the controller collects them (`pytest_runtest_logreport`) and builds the
+    one report, exit status and summary, exactly as a single process would.
+    """
 
     def __init__(self, config: pytest.Config) -> None:
         from pathlib import Path
 
-        from conformance._certify import load_valid_catalogue
         from conformance._errors import ConformanceError
         from conformance._knownfail import KnownFailures
         from conformance._settings import get_profile
+        from conformance._suite import Suite
 
         self.spec = config.getoption(OPT_ENGINE)
         cases = config.getoption(OPT_CASES)
+        self.rulesets = config.getoption(OPT_RULESET)
         try:
-            self.catalogue = load_valid_catalogue(Path(cases) if cases else None,
-                                                  config.getoption(OPT_RULESET))
+            self.suite = Suite.load(Path(cases) if cases else None, self.rulesets)
         except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
             raise pytest.UsageError(str(exc)) from None
+        self.catalogue = self.suite.catalogue
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
         self.known = KnownFailures.read(known) if known else None
         self.report_dir = config.getoption(OPT_REPORT)
-        self.rulesets = config.getoption(OPT_RULESET)
         self.strict = config.getoption(OPT_STRICT)
         self.allow_no_verdict = config.getoption(OPT_ALLOW)
-        self.results: list[Any] = []
+        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
+        self.results: list[Any] = []        # from this process or, under xdist, every worker
+        self.engine_info: dict[str, Any] = {}
+        self.problems: list[dict[str, str]] = []
         self.report: dict[str, Any] | None = None
         self._runner: Any = None
         self._began = time.perf_counter()
@@ -100,7 +110,8 @@ class _Conformance:
 
             engine = load_engine(self.spec, timeout=self.profile.timeout)
             self._runner = Runner(self.catalogue, engine, self.spec, self.profile,
-                                  Selection(), reference=lambda: load_engine("reference"))
+                                  Selection(), reference=lambda: load_engine("reference"),
+                                  properties=self.suite.properties)
             self._runner.handshake()
         return self._runner
 
@@ -109,7 +120,6 @@ class _Conformance:
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
         from conformance._errors import UsageError
-        from conformance._properties import properties_for
 
         try:
             self.runner  # noqa: B018 - start the engine now: a bad --engine is a usage error
@@ -120,28 +130,47 @@ class _Conformance:
             terminal.write_line(f"ENGINE NOT CERTIFIED: the engine could not start: "
                                 f"{self.runner.handshake_error}", red=True, bold=True)
         collector = _Catalogue.from_parent(session, name="conformance")
-        new: list[pytest.Item] = []
-        for case in self.catalogue.cases:
-            new.append(_ConformanceItem.from_parent(collector, name=case.id, target=case,
-                                                    state=self))
-        for ruleset in self.catalogue.rulesets:
-            for prop in properties_for(ruleset):
-                new.append(_ConformanceItem.from_parent(collector, name=prop.id, target=prop,
-                                                        state=self))
+        targets: list[Any] = [*self.catalogue.cases, *self.suite.properties]
+        new = [_ConformanceItem.from_parent(collector, name=target.id, target=target, state=self)
+               for target in targets]
         for item in new:
             if self.known is not None and self.known.matches(item.name):
                 item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
                                                   strict=True))
         items.extend(new)
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item,
+                                  call: pytest.CallInfo[None]) -> Any:
+        """Attach the item's result to its report: that is how it reaches the controller."""
+        report = yield
+        result = getattr(item, "result", None)
+        if call.when == "call" and result is not None:
+            report.conformance = {"result": result.to_json(),
+                                  "engine": self.runner.engine_info,
+                                  "problems": self.runner.problems}
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        from conformance._results import Result
+
+        data = getattr(report, "conformance", None)
+        if data is None:
+            return
+        self.results.append(Result.from_json(data["result"]))
+        self.engine_info = data["engine"]
+        self.problems += [p for p in data["problems"] if p not in self.problems]
+
     def pytest_report_header(self, config: pytest.Config) -> str:
         return (f"conformance: engine {self.spec}; catalogue {self.catalogue.root} "
                 f"{self.catalogue.digest}")
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if self._runner is None:
-            return
-        self._runner.engine.close()
+        if self._runner is not None:
+            self._runner.engine.close()
+        if (self.is_worker or session.config.option.collectonly
+                or (self._runner is None and not self.results)):
+            return   # the controller reports, and only on a run
         self.report = self._build_report(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
         if self.report_dir:
             from pathlib import Path
@@ -177,25 +206,26 @@ class _Conformance:
 
     def _build_report(self, interrupted: bool) -> dict[str, Any]:
         """The report `conformance certify` would write, for the items run."""
-        from conformance._certify import RunConfig, build_report
+        from conformance._certify import RunConfig, build_report, review_known
         from conformance._runner import Selection
 
-        config = RunConfig(engine_spec=self.spec, profile=self.profile,
-                           selection=Selection(rulesets=self.rulesets),
+        selection = Selection(rulesets=self.rulesets)
+        config = RunConfig(engine_spec=self.spec, profile=self.profile, selection=selection,
                            known_failures=self.known.path if self.known else None,
                            strict_readings=self.strict, allow_no_verdict=self.allow_no_verdict)
-        problems = list(self._runner.problems)
+        position = {item_id: i for i, item_id in enumerate(self.suite.ids())}
+        results = sorted(self.results, key=lambda r: position[r.id])  # as one process runs them
+        problems = list(self.problems)
         if self.known is not None:
-            ids = [c.id for c in self.catalogue.cases]
-            ids += [p.id for p in self._runner.properties()]
-            problems += self.known.review(self.results, ids)
+            problems += review_known(self.known, config, self.suite,
+                                     [*self.catalogue.cases, *self.suite.properties], results)
         if interrupted:
             problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
         return build_report(
-            catalogue=self.catalogue, config=config, engine_info=self._runner.engine_info,
-            results=self.results, problems=problems, complete=not interrupted,
+            catalogue=self.catalogue, config=config, engine_info=self.engine_info,
+            results=results, problems=problems, complete=not interrupted,
             started=self._started, duration=time.perf_counter() - self._began, mutation=None,
-            property_rules={p.id: list(p.rules) for p in self._runner.properties()})
+            property_rules=self.suite.property_rules(selection))
 
 
 class _Catalogue(pytest.Collector):
@@ -212,6 +242,7 @@ class _ConformanceItem(pytest.Item):
         super().__init__(**kwargs)
         self.target = target
         self.state = state
+        self.result: Any = None
         for rule in target.rules:
             self.user_properties.append(("rule", rule))
 
@@ -223,7 +254,7 @@ class _ConformanceItem(pytest.Item):
             result = runner.run_case(self.target)
         else:
             result = runner.run_property(self.target)
-        self.state.results.append(result)
+        self.result = result  # the report carries it to whoever builds the report
         if result.status == "skip":
             pytest.skip(result.message)
         if result.status in ("fail", "error"):

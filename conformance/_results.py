@@ -54,6 +54,11 @@ class Result:
         data["mismatches"] = [m.to_json() for m in self.mismatches]
         return data
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Result:
+        """The result `to_json` wrote (a pytest-xdist worker sends results this way)."""
+        return cls(**{**data, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
+
 
 def worst(statuses: list[str]) -> str:
     """The worst of some statuses; ``uncovered`` when there are none."""

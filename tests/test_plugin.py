@@ -125,3 +125,36 @@ def test_a_session_that_checked_nothing_exits_5_unless_allowed(pytester):
 def test_the_header_names_the_catalogue(pytester):
     result = run_pytest(pytester, "python:toy:ToyEngine")
     result.stdout.fnmatch_lines(["conformance: engine python:toy:ToyEngine; catalogue * sha256:*"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["python:toy:WrongEngine", "cmd:/nonexistent"])
+def test_xdist_workers_give_the_single_process_report_and_exit_status(pytester, spec):
+    """Under ``-n 2`` each worker runs its items; the controller builds the one report."""
+    import json
+
+    pytest.importorskip("xdist", reason="pytest-xdist is a dev dependency (pip install -e .[dev])")
+    root = write_catalogue(pytester.path / "cases")
+
+    def run(*extra):  # a child process, as users run it (in-process, workers collected nothing)
+        return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--engine", spec,
+                                             "--conformance-cases", str(root), *extra)
+
+    single = run("--conformance-report", str(pytester.path / "one"))
+    spread = run("-n", "2", "--conformance-report", str(pytester.path / "two"))
+    assert spread.ret == single.ret != 0
+    spread.stdout.fnmatch_lines(["*= conformance =*", "verdict: *"])
+    one, two = (json.loads((pytester.path / d / "report.json").read_text())
+                for d in ("one", "two"))
+    for key in ("results", "rules", "verdict", "summary", "problems", "engine"):
+        if key == "results":
+            for r in one[key] + two[key]:
+                r.pop("duration")
+        assert one[key] == two[key], key
+
+
+def test_collect_only_lists_items_without_a_verdict(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine", "--collect-only", "-q")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*toy/add/two-plus-three"])
+    assert "verdict" not in result.stdout.str()
