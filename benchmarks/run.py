@@ -1,13 +1,14 @@
 """Print the speed table of issue 8: each row measured vs its target.
 
-    python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest] [--main]
+    python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest] [--main] [--parallel]
 
 A script, not timed tests: a shared CI machine would make timed assertions
 flake.  A shared machine is also noisy, so every ratio is the median over
 ``--pairs`` *interleaved pairs* (A then B, then B then A, ...), and every
 absolute time the median of as many runs; best-of-N would hide the noise.
 ``--pytest`` also times ``pytest -m "not slow"`` against the full suite, and
-``--main`` the README's main command (minutes each).  Rows that belong to
+``--main`` the README's main command and ``--parallel`` two workers against
+one on a catalogue 16 times today's (minutes each).  Rows that belong to
 work not done yet print as not measured.
 """
 
@@ -181,6 +182,51 @@ class Harness:
         return meter(go)
 
 
+def bigger_catalogue(dest: Path, times: int) -> int:
+    """The catalogue with every case file ``times`` times (ids made unique); its case count."""
+    import shutil
+
+    shutil.copytree(ROOT / "cases", dest)
+    count = 0
+    for path in sorted(dest.glob("*/*.yaml")):
+        if path.name == "rules.yaml":
+            continue
+        text = path.read_text("utf-8")
+        first, rest = text.split("\n", 1)
+        assert first.startswith("id: "), f"{path}: the id is not the first line"
+        for k in range(2, times + 1):
+            path.with_name(f"{path.stem}-x{k}.yaml").write_text(f"{first}-x{k}\n{rest}", "utf-8")
+        count += times
+    return count
+
+
+def parallel_rows(n: int, h: Harness) -> list[tuple[str, str, str, str]]:
+    """Two workers against one on a catalogue 16 times today's: pytest-xdist and --jobs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = Path(tmp, "cases")
+        count = bigger_catalogue(cases, 16)
+        pytest = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--engine",
+                  "reference", "--conformance-cases", str(cases),
+                  "--conformance-profile", h.profile.name]
+        certify = [PYTHON, "-m", "conformance", "certify", "--engine", "reference",
+                   "--cases", str(cases), "--profile", h.profile.name, "-q",
+                   "--out", str(Path(tmp, "out"))]
+
+        def timed(argv: list[str]) -> Timed:
+            return lambda: clock(lambda: subprocess.run(argv, cwd=tmp, check=True, env=FRESH_ENV,
+                                                        stdout=subprocess.DEVNULL))
+        pairs = max(3, n // 3)
+        one, two, _ = paired(pairs, timed([*pytest, "-n", "0"]), timed([*pytest, "-n", "2"]))
+        j1, j2, _ = paired(pairs, timed([*certify, "--jobs", "1"]),
+                           timed([*certify, "--jobs", "2"]))
+    return [row(f"2 workers (pytest -n 2), {count} cases: -n 0 / -n 2",
+                f"{one:.1f} s / {two:.1f} s = {one / two:.2f}x",
+                ">= 1.6x on a catalogue 16 times today's", one / two >= 1.6),
+            row(f"... certify --jobs 1 / --jobs 2, {count} cases",
+                f"{j1:.1f} s / {j2:.1f} s = {j1 / j2:.2f}x", "(the same work, no pytest)",
+                None)]
+
+
 def row(what: str, measured: str, target: str, met: bool | None) -> tuple[str, str, str, str]:
     verdict = {True: "met", False: "MISSED", None: "-"}[met]
     return what, measured, target, verdict
@@ -236,8 +282,11 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     rows.append(row(f"catalogue load, cold process ({len(h.catalogue.cases)} cases)",
                     f"{load:.3f} s", "<= 0.3 s", load <= 0.3))
 
-    rows.append(row("2 workers (pytest -n 2)", "not measured yet (item 5)",
-                    ">= 1.6x on a catalogue 16 times today's", None))
+    if args.parallel:
+        rows += parallel_rows(n, h)
+    else:
+        rows.append(row("2 workers (pytest -n 2)", "not measured (pass --parallel)",
+                        ">= 1.6x on a catalogue 16 times today's", None))
 
     fresh_python("import conformance._plugin, conformance._catalogue")  # fill the .pyc cache
     cost = statistics.median(import_time("conformance") for _ in range(n)) * 1000
@@ -281,6 +330,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=7, help="interleaved pairs per row")
     parser.add_argument("--profile", default="certify", help="profile of the property rows")
     parser.add_argument("--pytest", action="store_true", help="also time the test suite")
+    parser.add_argument("--parallel", action="store_true",
+                        help="also time 2 workers against 1 on a catalogue 16 times today's "
+                             "(pytest -n 2 and certify --jobs 2; minutes)")
     parser.add_argument("--main", action="store_true",
                         help="also time the README's main command (about a minute a run)")
     args = parser.parse_args()
