@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from conformance._engine import Engine
+from conformance._engine import Engine, Unsupported
 from conformance._matching import event_matches
 from conformance._results import Mismatch
 
@@ -69,6 +69,26 @@ class Trace:
         return cards[card_id]
 
 
+#: A property gives up on an engine once this many scenarios in a row, from
+#: the first, were unsupported: an engine that maps none of a property's
+#: vocabulary yet gets its skip (and the reason) at once, rather than after
+#: Hypothesis has drawn hundreds more scenarios only to give up too.
+GIVE_UP_AFTER = 20
+
+
+class NothingSupported(BaseException):
+    """The first `GIVE_UP_AFTER` scenarios were all unsupported.
+
+    A BaseException, like KeyboardInterrupt, so that it leaves the Hypothesis
+    run at once instead of being shrunk as a failure; the runner reports the
+    property as skipped with ``reason``.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class Play:
     """How a property's check drives engines: run a scenario, get a `Trace`."""
 
@@ -78,13 +98,22 @@ class Play:
         self.ruleset = ruleset
         self._reference_factory = reference
         self._reference: Play | None = None
+        self._supported = 0
+        self._unsupported: list[str] = []
 
     def run(self, scenario: Scenario) -> Trace:
-        self.engine.start(self.ruleset, scenario["setup"])
-        replies, states = [], []
-        for step in scenario["steps"]:
-            replies.append(self.engine.act(step["do"]))
-            states.append(self.engine.observe())
+        if not self._supported and len(self._unsupported) >= GIVE_UP_AFTER:
+            raise NothingSupported(self._unsupported[0])
+        try:
+            self.engine.start(self.ruleset, scenario["setup"])
+            replies, states = [], []
+            for step in scenario["steps"]:
+                replies.append(self.engine.act(step["do"]))
+                states.append(self.engine.observe())
+        except Unsupported as exc:
+            self._unsupported.append(exc.reason)
+            raise
+        self._supported += 1
         return Trace(replies, states)
 
     @property

@@ -38,7 +38,13 @@ from hypothesis.errors import Unsatisfiable
 from conformance._catalogue import Case, Catalogue, Rule, default_root
 from conformance._engine import Engine, EngineFault, Unsupported
 from conformance._matching import match_step, needs_state
-from conformance._properties import Play, Property, Violation, properties_for
+from conformance._properties import (
+    NothingSupported,
+    Play,
+    Property,
+    Violation,
+    properties_for,
+)
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._verdict import basis
@@ -279,6 +285,10 @@ class Runner:
 
         try:
             check()
+        except NothingSupported as exc:
+            # the same message as when Hypothesis gives up: skip reasons group by it
+            return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
+                                duration=time.perf_counter() - began)
         except Violation:
             scenario, violation = failing[-1]
             return self._result(

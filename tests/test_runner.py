@@ -115,3 +115,64 @@ def test_interrupted_run_keeps_results_and_is_marked(tmp_path):
 def test_bad_engine_specs_are_usage_errors(spec):
     with pytest.raises(UsageError):
         load_engine(spec)
+
+
+class _Starts:
+    """A toy engine that counts its games and maps only boards with an even start."""
+
+    def __init__(self, supports):
+        from toy import ToyEngine
+
+        self.toy, self.supports, self.starts = ToyEngine(), supports, 0
+
+    def hello(self):
+        return self.toy.hello()
+
+    def start(self, ruleset, setup):
+        from conformance import Unsupported
+
+        self.starts += 1
+        if not self.supports(setup["start"]):
+            raise Unsupported("boards with an odd start are not mapped")
+        self.toy.start(ruleset, setup)
+
+    def __getattr__(self, name):
+        return getattr(self.toy, name)
+
+
+def _add_property():
+    from hypothesis import strategies as st
+
+    from conformance.ruleset import invariant, run_accepted
+
+    @invariant("toy/prop/add", rules=["toy/R-1"],
+               scenarios=st.builds(lambda n, k: {"setup": {"start": n},
+                                                 "steps": [{"do": {"add": k}}]},
+                                   st.integers(0, 50), st.integers(0, 9)))
+    def adds(play, scenario):
+        """Adding K to N gives N + K."""
+        trace = run_accepted(play, scenario)
+        assert trace.final["players"]["p1"]["count"] == (
+            scenario["setup"]["start"] + scenario["steps"][0]["do"]["add"])
+    return adds
+
+
+@pytest.mark.parametrize("supports, status", [(lambda n: False, "skip"),
+                                              (lambda n: n % 2 == 0, "pass")])
+def test_a_property_gives_up_early_only_when_nothing_is_supported(tmp_path, supports, status):
+    from conformance._catalogue import load_catalogue
+    from conformance._properties import GIVE_UP_AFTER
+    from conformance._runner import Runner
+
+    catalogue = load_catalogue(write_catalogue(tmp_path / "cases"))
+    engine = _Starts(supports)
+    runner = Runner(catalogue, engine, "python:x:y", get_profile("certify"),
+                    properties=[_add_property()])
+    runner.handshake()
+    result = runner.run_property(runner.properties()[0])
+    assert result.status == status
+    if status == "skip":
+        assert result.message == "unsupported: boards with an odd start are not mapped"
+        assert engine.starts == GIVE_UP_AFTER   # not the hundreds Hypothesis would draw
+    else:
+        assert engine.starts > GIVE_UP_AFTER    # some boards are mapped: it keeps drawing
