@@ -2,7 +2,8 @@
 
 Each mutant of the reference engine names the rule ids it breaks.  A mutant is
 *killed* when at least one case or property tagged with one of those rules
-*fails* against it, and that item is one a verdict may rest on (not a
+*fails* against it (and killed *for* each of its rules that a failing item is
+tagged with: a rule's row counts only those), and that item is one a verdict may rest on (not a
 comparison with the reference engine, which a mutant of the reference engine
 fails by construction).  An engine error does not count: a crash is not a
 verdict on the rule.  The mutants are listed through the reference engine's
@@ -86,10 +87,13 @@ def _run_one(suite: Suite, profile: Profile, mutant: dict[str, Any]) -> dict[str
     report = certify(config, suite=suite)
     if not report["complete"]:
         raise KeyboardInterrupt
-    killers = [r["id"] for r in report["results"]
+    killers = [r for r in report["results"]
                if r["status"] == "fail" and r["basis"] != "reference"]
+    tagged = {rule for r in killers for rule in r["rules"]}
     return {"name": mutant["name"], "ruleset": mutant["ruleset"],
-            "rules": mutant["rules"], "killed": bool(killers), "killed_by": killers}
+            "rules": mutant["rules"], "killed": bool(killers),
+            "killed_by": [r["id"] for r in killers],
+            "killed_for": [rule for rule in mutant["rules"] if rule in tagged]}
 
 
 #: What forked workers inherit: the loaded suite and the profile.

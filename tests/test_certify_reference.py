@@ -70,6 +70,8 @@ def test_every_mutant_is_killed_by_an_item_tagged_with_its_rule():
     result = run_mutants(Suite.load(None, None), None, get_profile("quick"), jobs=2)
     survivors = [m["name"] for m in result["mutants"] if not m["killed"]]
     assert not survivors, f"mutants not caught: {survivors}"
+    assert all(m["killed_for"] and set(m["killed_for"]) <= set(m["rules"])
+               for m in result["mutants"])
     assert result["score"] == 1.0
     assert len(result["mutants"]) == len(list_mutants())
 

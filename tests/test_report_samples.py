@@ -186,3 +186,15 @@ def test_samples_are_valid_reports() -> None:
     for report in (sample_report(), partial_report(), hostile_report(), readings_report(SCRIPT),
                    hostile_report(MARKDOWN_BREAKER), hostile_report(XML_BREAKER)):
         validate_report(report)
+
+
+def test_a_rule_counts_a_mutant_only_when_an_item_tagged_with_it_caught_it():
+    from conformance.report._text import mutants_killed
+
+    report = {"mutation": {"mutants": [
+        {"name": "m", "ruleset": "toy", "rules": ["toy/A", "toy/B"], "killed": True,
+         "killed_by": ["toy/a-case"], "killed_for": ["toy/A"]},
+        {"name": "old", "ruleset": "toy", "rules": ["toy/B"], "killed": True,
+         "killed_by": ["toy/b-case"]}]}}   # a report from before killed_for
+    assert mutants_killed(report, {"id": "toy/A", "mutants": ["m"]}) == "1/1"
+    assert mutants_killed(report, {"id": "toy/B", "mutants": ["m", "old"]}) == "1/2"

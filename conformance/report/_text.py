@@ -137,12 +137,17 @@ def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def mutants_killed(report: dict[str, Any], rule: dict[str, Any]) -> str:
-    """``killed/total`` for a rule's mutants, or the bare count without a mutation run."""
+    """``killed/total`` for a rule's mutants, or the bare count without a mutation run.
+
+    A mutant that breaks several rules counts as killed for this one only when
+    an item tagged with this rule caught it (``killed_for``).
+    """
     names = rule["mutants"]
     mutation = report.get("mutation")
     if not mutation:
         return str(len(names))
-    killed = {m["name"] for m in mutation["mutants"] if m["killed"]}
+    killed = {m["name"] for m in mutation["mutants"]
+              if rule["id"] in m.get("killed_for", m["rules"] if m["killed"] else [])}
     return f"{sum(n in killed for n in names)}/{len(names)}"
 
 
