@@ -98,6 +98,8 @@ class Catalogue:
         every ruleset's catalogue, or each ruleset's folder."""
         if self.root is not None:
             return str(self.root)
+        if not self.folders:
+            return "(no ruleset selected)"
         parents = {folder.parent for folder in self.folders.values()}
         if len(parents) == 1 and all(f.name == n for n, f in self.folders.items()):
             return str(parents.pop())
@@ -161,12 +163,17 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
     if rulesets:
         wanted = set(rulesets)
         for name in sorted(wanted - set(folders)):
-            errors.append(CatalogueError(
-                f"no ruleset {name!r} in the catalogue", path=str(root or ""),
-                hint=f"choose one of {sorted(folders)}; "
-                     + _discovery.unknown_ruleset(name).split("; ", 1)[1]))
+            if root is not None:
+                errors.append(CatalogueError(
+                    f"no ruleset {name!r} in the catalogue", path=str(root),
+                    hint=f"choose one of {sorted(folders)}"))
+            else:
+                errors.append(CatalogueError(
+                    _discovery.unknown_ruleset(name),
+                    hint="choose an installed ruleset, or install the pack that has it"))
         folders = {name: folder for name, folder in folders.items() if name in wanted}
     for name, folder in folders.items():
+        _vocabulary(name)   # an installed pack without one is an error, even with no case yet
         _load_ruleset(name, folder, rules, cases, errors, digest)
     _check_references(rules, cases, errors)
     return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
