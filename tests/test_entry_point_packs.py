@@ -128,3 +128,13 @@ def test_an_unknown_ruleset_lists_the_installed_ones(site, elsewhere):
     assert run.returncode == ExitCode.INVALID_CATALOGUE
     assert "no ruleset 'nope' is installed" in run.stderr
     assert "installed rulesets: mtg, toy, vision, zatch" in run.stderr
+
+
+def test_a_reference_engine_pack_without_new_game_is_a_clear_usage_error(site, elsewhere):
+    init = site / "toy_reference" / "__init__.py"
+    init.write_text(init.read_text("utf-8").replace("def new_game(", "def start_game("), "utf-8")
+    run = conformance(site, "mutants", cwd=elsewhere)
+    assert run.returncode == ExitCode.USAGE, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    assert "reference-engine pack 'toy'" in run.stderr and "lacks new_game" in run.stderr
+    assert "card_conformance.reference_engines" in run.stderr and "fix:" in run.stderr
