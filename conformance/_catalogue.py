@@ -78,15 +78,32 @@ class Case:
 
 @dataclasses.dataclass
 class Catalogue:
-    root: Path
+    #: The --cases folder (``<root>/<ruleset>/``); None when every ruleset's
+    #: catalogue came from where its installed pack says (`folders`).
+    root: Path | None
     rules: dict[str, Rule]
     cases: list[Case]
     errors: list[CatalogueError]
     digest: str
+    #: ruleset -> the folder its rules.yaml and cases were read from.
+    folders: dict[str, Path] = dataclasses.field(default_factory=dict)
 
     @property
     def rulesets(self) -> list[str]:
         return sorted({r.ruleset for r in self.rules.values()})
+
+    @property
+    def where(self) -> str:
+        """Where the catalogue was read, for people: the root, or the folder that holds
+        every ruleset's catalogue, or each ruleset's folder."""
+        if self.root is not None:
+            return str(self.root)
+        if not self.folders:
+            return "(no ruleset selected)"
+        parents = {folder.parent for folder in self.folders.values()}
+        if len(parents) == 1 and all(f.name == n for n, f in self.folders.items()):
+            return str(parents.pop())
+        return ", ".join(f"{name}: {folder}" for name, folder in sorted(self.folders.items()))
 
     def uncovered(self) -> list[Rule]:
         """Rules that no case names."""
@@ -94,53 +111,77 @@ class Catalogue:
         return [r for r in self.rules.values() if r.id not in covered]
 
 
-def default_root() -> Path:
-    """Where the catalogue is when no ``--cases`` is given.
+def default_root() -> Path | None:
+    """The ``./cases`` folder of the current folder, if there is one.
 
-    ``./cases`` in a source checkout (catalogue authors see their edits), else
-    the copy a built wheel ships inside the package (``conformance/_cases``,
-    see setup.py), else the checkout beside an editable install.
+    Without ``--cases`` every installed ruleset's catalogue is read from where
+    its pack says (`conformance._discovery`); a ``./cases`` folder (a source
+    checkout: catalogue authors see their edits) stands in for the packs'
+    folders of the rulesets it holds.
     """
     here = Path.cwd() / "cases"
-    if here.is_dir():
-        return here
-    package = Path(__file__).resolve().parent
-    shipped = package / "_cases"
-    if shipped.is_dir():
-        return shipped
-    return package.parent / "cases"
+    return here if here.is_dir() else None
+
+
+def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
+    """ruleset -> its catalogue folder: ``root/<ruleset>`` under an explicit root,
+    else each installed pack's, overridden by ``./cases/<ruleset>`` where present."""
+    from conformance import _discovery
+
+    def subfolders(parent: Path) -> dict[str, Path]:
+        return {p.name: p for p in sorted(parent.iterdir())
+                if p.is_dir() and not p.name.startswith((".", "_"))}
+
+    if root is not None:
+        return subfolders(root)
+    folders = {name: _discovery.ruleset(name).cases() for name in _discovery.ruleset_names()}
+    here = default_root()
+    if here is not None:
+        folders.update(subfolders(here))
+    return dict(sorted(folders.items()))
 
 
 def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
-    """Load every ruleset folder under ``root`` (or only ``rulesets``)."""
-    root = Path(root) if root is not None else default_root()
+    """Load every ruleset's catalogue (or only ``rulesets``).
+
+    With ``root`` (``--cases DIR``), the folders ``root/<ruleset>``; without,
+    every installed ruleset's, from where its pack says (`catalogue_folders`).
+    """
+    from conformance import _discovery
+
+    root = Path(root) if root is not None else None
     errors: list[CatalogueError] = []
     rules: dict[str, Rule] = {}
     cases: list[Case] = []
     digest = hashlib.sha256()
-    if not root.is_dir():
+    if root is not None and not root.is_dir():
         errors.append(CatalogueError(
             "no catalogue folder here", path=str(root),
             hint="pass --cases DIR pointing at a folder with <ruleset>/rules.yaml"))
         return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest())
-    wanted = set(rulesets) if rulesets else None
-    folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
-    if wanted is not None:
-        unknown = wanted - {p.name for p in folders}
-        for name in sorted(unknown):
-            errors.append(CatalogueError(
-                f"no ruleset {name!r} in the catalogue", path=str(root),
-                hint=f"choose one of {[p.name for p in folders]}"))
-        folders = [p for p in folders if p.name in wanted]
-    for folder in folders:
-        _load_ruleset(folder, rules, cases, errors, digest)
+    folders = catalogue_folders(root)
+    if rulesets:
+        wanted = set(rulesets)
+        for name in sorted(wanted - set(folders)):
+            if root is not None:
+                errors.append(CatalogueError(
+                    f"no ruleset {name!r} in the catalogue", path=str(root),
+                    hint=f"choose one of {sorted(folders)}"))
+            else:
+                errors.append(CatalogueError(
+                    _discovery.unknown_ruleset(name),
+                    hint="choose an installed ruleset, or install the pack that has it"))
+        folders = {name: folder for name, folder in folders.items() if name in wanted}
+    for name, folder in folders.items():
+        _vocabulary(name)   # an installed pack without one is an error, even with no case yet
+        _load_ruleset(name, folder, rules, cases, errors, digest)
     _check_references(rules, cases, errors)
-    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest())
+    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
 
 
-def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
+def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: list[Case],
                   errors: list[CatalogueError], digest: Any) -> None:
-    ruleset = folder.name
+    here = f"{folder.name}/"
     index = folder / RULES_FILE
     if not index.is_file():
         errors.append(CatalogueError(
@@ -152,7 +193,8 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
             data, lines = doc
             if data.get("ruleset") != ruleset:
                 errors.append(CatalogueError(
-                    f"rule index says ruleset {data.get('ruleset')!r} but lives in {ruleset}/",
+                    f"rule index says ruleset {data.get('ruleset')!r} but lives in {here}, "
+                    f"the catalogue of {ruleset!r}",
                     path=str(index), line=lines.line(["ruleset"]),
                     hint=f"set 'ruleset: {ruleset}' or move the file"))
             for i, entry in enumerate(data["rules"]):
@@ -185,7 +227,8 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
         line = lines.line(["id"]) or 1
         if data["ruleset"] != ruleset:
             errors.append(CatalogueError(
-                f"case says ruleset {data['ruleset']!r} but lives in {ruleset}/",
+                f"case says ruleset {data['ruleset']!r} but lives in {here}, "
+                f"the catalogue of {ruleset!r}",
                 path=str(path), line=lines.line(["ruleset"]),
                 hint=f"set 'ruleset: {ruleset}' or move the file"))
         if not data["id"].startswith(ruleset + "/"):
@@ -214,13 +257,17 @@ def _load_ruleset(folder: Path, rules: dict[str, Rule], cases: list[Case],
 
 
 @cache
-def _has_vocabulary(ruleset: str) -> bool:
-    """Whether the ruleset ships ``conformance/rulesets/<ruleset>/vocabulary.json``."""
-    try:
-        _schemas.load("rulesets", ruleset, "vocabulary.json")
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    return True
+def _vocabulary(ruleset: str) -> str | None:
+    """The ruleset's vocabulary schema (an absolute path), from its installed pack.
+
+    None for a ruleset no pack registers: its cases (under an explicit --cases
+    folder) are checked against the case schema only.  An installed pack
+    without a vocabulary is a `conformance._discovery.PackError`.
+    """
+    from conformance import _discovery
+
+    pack = _discovery.find_ruleset(ruleset)
+    return None if pack is None else str(pack.vocabulary)
 
 
 def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
@@ -230,9 +277,10 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
     One error per offending value (the best match), so a typo gives one line,
     not a page of oneOf alternatives.
     """
-    if not _has_vocabulary(ruleset):
+    schema = _vocabulary(ruleset)
+    if schema is None:
         return []
-    vocabulary = ("rulesets", ruleset, "vocabulary.json")
+    vocabulary = (schema,)
     if "scenario" in _schemas.load(*vocabulary).get("$defs", {}) and _schemas.check(
             *vocabulary, entry="scenario")({"setup": data["setup"], "steps": data["steps"]}):
         return []  # the whole scenario in one compiled check; explain piece by piece below
@@ -259,8 +307,8 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
             found.append(CatalogueError(
                 f"{'/'.join(str(p) for p in full)}: {error.message} (not {ruleset} vocabulary)",
                 path=where, line=lines.line(full),
-                hint=f"use the words of docs/rulesets/{ruleset}.md; the schema is "
-                     f"conformance/rulesets/{ruleset}/vocabulary.json"))
+                hint=f"use the words of the {ruleset} pack's vocabulary (docs/rulesets/"
+                     f"{ruleset}.md for a bundled pack); the schema is {schema}"))
     return found
 
 

@@ -293,7 +293,7 @@ def _check_out(out: Path) -> None:
 
 
 def _announce(catalogue: Any) -> None:
-    print(f"catalogue: {catalogue.root} {catalogue.digest} "
+    print(f"catalogue: {catalogue.where} {catalogue.digest} "
           f"({len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
 
 
@@ -422,7 +422,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
               f"(add a case whose `rules:` names it)")
     print(f"{len(catalogue.rules)} rules, {len(catalogue.cases)} cases, "
           f"{len(catalogue.errors)} errors, {len(uncovered)} uncovered rules "
-          f"[{catalogue.root}]")
+          f"[{catalogue.where}]")
     if catalogue.errors:
         return ExitCode.INVALID_CATALOGUE
     if args.strict and uncovered:

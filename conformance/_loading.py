@@ -34,11 +34,13 @@ def load_engine(spec: str, *, timeout: float = 10.0, **subprocess_options: Any) 
     if kind == "reference":
         factory = _import_factory("reference_engine:create_engine")
         if rest:
-            import reference_engine
-
-            if rest not in reference_engine.MUTANTS:
+            # the mutants are what the reference engine lists in its hello
+            plain = InProcessEngine(factory, kind)
+            names = [m["name"] for m in mutants_of(plain.hello(), kind)]
+            plain.close()
+            if rest not in names:
                 raise UsageError(f"--engine {spec!r}: no mutant {rest!r}; valid mutants: "
-                                 f"{', '.join(reference_engine.MUTANTS)}")
+                                 f"{', '.join(names)}")
         return InProcessEngine(lambda: factory(mutant=rest or None), spec)
     if kind == "python":
         if not rest:
@@ -52,6 +54,17 @@ def load_engine(spec: str, *, timeout: float = 10.0, **subprocess_options: Any) 
 
         return SubprocessEngine(argv, timeout=timeout, **subprocess_options)
     raise UsageError(f"--engine {spec!r}: unknown kind {kind!r}; {SPEC_HELP}")
+
+
+def mutants_of(hello: dict[str, Any], spec: str) -> list[dict[str, Any]]:
+    """The ``mutants`` capability of a hello reply (docs/protocol.md): one
+    ``{"name", "ruleset", "rules", "description"}`` per mutant the engine offers.
+    Its shape is checked with the rest of the hello (reply-hello.json)."""
+    mutants = hello.get("capabilities", {}).get("mutants")
+    if mutants is None:
+        raise UsageError(f"engine {spec!r} lists no mutants (no capabilities.mutants in its "
+                         "hello; docs/protocol.md, 'Mutants')")
+    return list(mutants)
 
 
 def _import_factory(target: str) -> Any:

@@ -6,8 +6,9 @@ Each mutant of the reference engine names the rule ids it breaks.  A mutant is
 tagged with: a rule's row counts only those), and that item is one a verdict may rest on (not a
 comparison with the reference engine, which a mutant of the reference engine
 fails by construction).  An engine error does not count: a crash is not a
-verdict on the rule.  The mutants are listed through the reference engine's
-public ``list_mutants``; they are run through the same adapter as any engine.
+verdict on the rule.  The mutants are what the engine lists in its ``hello``
+reply (the ``mutants`` capability, docs/protocol.md); each is run through the
+same adapter as any engine, selected as ``<spec>:<name>`` (``reference:NAME``).
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ if TYPE_CHECKING:
     from conformance._suite import Suite
 
 
-def list_mutants(rulesets: list[str] | None = None) -> list[dict[str, Any]]:
-    import reference_engine
+def list_mutants(rulesets: list[str] | None = None,
+                 engine_spec: str = "reference") -> list[dict[str, Any]]:
+    """The mutants the engine lists in its hello (``capabilities.mutants``), of
+    ``rulesets`` (all when None): ``{"name", "ruleset", "rules", "description"}`` each."""
+    from conformance._loading import load_engine, mutants_of
 
-    return [
-        {"name": m.name, "ruleset": m.ruleset, "rules": list(m.rules),
-         "description": m.description}
-        for m in reference_engine.list_mutants()
-        if not rulesets or m.ruleset in rulesets
-    ]
+    engine = load_engine(engine_spec)
+    try:
+        mutants = mutants_of(engine.hello(), engine_spec)
+    finally:
+        engine.close()
+    return [m for m in mutants if not rulesets or m["ruleset"] in rulesets]
 
 
 def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,

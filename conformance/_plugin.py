@@ -162,7 +162,7 @@ class _Conformance:
         self.problems += [p for p in data["problems"] if p not in self.problems]
 
     def pytest_report_header(self, config: pytest.Config) -> str:
-        return (f"conformance: engine {self.spec}; catalogue {self.catalogue.root} "
+        return (f"conformance: engine {self.spec}; catalogue {self.catalogue.where} "
                 f"{self.catalogue.digest}")
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:

@@ -10,7 +10,6 @@ profile's budget) and turns the shrunk scenario into a YAML case.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -193,11 +192,13 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] 
 
 
 def properties_for(ruleset: str) -> list[Property]:
-    """The properties a ruleset pack declares (``PROPERTIES`` in its package)."""
-    try:
-        module = importlib.import_module(f"conformance.rulesets.{ruleset}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("conformance.rulesets"):
-            return []
-        raise
-    return list(getattr(module, "PROPERTIES", []))
+    """The properties a ruleset's installed pack declares (``PROPERTIES``).
+
+    A ruleset no pack registers (a folder of an explicit ``--cases`` catalogue
+    only) has none; an installed pack without ``PROPERTIES`` is a
+    `conformance._discovery.PackError` naming the pack and the fix.
+    """
+    from conformance import _discovery
+
+    pack = _discovery.find_ruleset(ruleset)
+    return [] if pack is None else pack.properties()

@@ -120,7 +120,8 @@ def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None
 # result (three resolve() calls per result were a quarter of a case's cost).
 @functools.cache
 def _is_default_root(cases_root: str, cwd: str) -> bool:
-    return Path(cwd, cases_root).resolve() == default_root().resolve()
+    here = default_root()
+    return here is not None and Path(cwd, cases_root).resolve() == here.resolve()
 
 
 @functools.cache

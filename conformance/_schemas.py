@@ -17,9 +17,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from conformance import _compiled
@@ -32,7 +34,11 @@ Check = Callable[[Any], bool]
 
 @cache
 def load(*parts: str) -> dict[str, Any]:
-    """The schema at ``conformance/<parts...>``; FileNotFoundError if absent."""
+    """The schema at ``conformance/<parts...>``, or at the absolute path that is the only
+    part (a ruleset pack's vocabulary, wherever its distribution put it);
+    FileNotFoundError if absent."""
+    if len(parts) == 1 and os.path.isabs(parts[0]):
+        return json.loads(Path(parts[0]).read_text("utf-8"))
     return json.loads(resources.files("conformance").joinpath(*parts).read_text("utf-8"))
 
 

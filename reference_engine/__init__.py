@@ -38,12 +38,12 @@ def create_engine(mutant: str | None = None) -> ReferenceEngine:
     Raises ValueError naming the valid mutants when ``mutant`` is unknown.
     """
     if mutant is None:
-        return ReferenceEngine(None, list(MUTANTS))
+        return ReferenceEngine(None, list(MUTANTS.values()))
     if mutant not in MUTANTS:
         raise ValueError(
             f"unknown mutant {mutant!r}; valid mutants: {', '.join(MUTANTS)}"
         )
-    return ReferenceEngine(MUTANTS[mutant], list(MUTANTS))
+    return ReferenceEngine(MUTANTS[mutant], list(MUTANTS.values()))
 
 
 __all__ = ["MUTANTS", "RULESETS", "Mutant", "ReferenceEngine", "create_engine", "list_mutants"]

@@ -1,51 +1,52 @@
 """The reference engine object: one `Engine` for every ruleset it models.
 
-Rulesets are sibling packages (``reference_engine.vision``; ``mtg`` and
-``zatch`` join `RULESETS` the same way).  Each package exposes ``RULESET``,
-``MUTANTS`` and ``new_game(setup, mutant)`` returning an object with
-``act(action)`` and ``observe()``; this module only dispatches.
+Each ruleset is a reference-engine pack registered in the entry-point group
+``card_conformance.reference_engines`` (the bundled ``reference_engine.vision``,
+``mtg`` and ``zatch`` in pyproject.toml, any other in its own distribution).
+A pack exposes ``RULESET``, ``MUTANTS`` and ``new_game(setup, mutant)``
+returning an object with ``act(action)`` and ``observe()``; this module only
+dispatches.
 """
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
-from conformance import Unsupported
+from conformance import Unsupported, _discovery
 from reference_engine._mutant import Mutant
 
 NAME = "reference"
 VERSION = "0.1.0"
 
-#: ruleset name -> the package that models it.
-RULESETS: dict[str, str] = {
-    "vision": "reference_engine.vision",
-    "mtg": "reference_engine.mtg",
-    "zatch": "reference_engine.zatch",
-}
+#: The rulesets modelled: every installed reference-engine pack, by name.
+RULESETS: list[str] = _discovery.reference_engine_names()
 
 
 def ruleset_module(ruleset: str) -> ModuleType:
-    """The package modelling ``ruleset``; `Unsupported` if there is none."""
+    """The pack modelling ``ruleset``; `Unsupported` if there is none."""
     if ruleset not in RULESETS:
         raise Unsupported(
             f"the reference engine does not model ruleset {ruleset!r}; "
             f"it models {sorted(RULESETS)}"
         )
-    return importlib.import_module(RULESETS[ruleset])
+    return _discovery.reference_engine_pack(ruleset)
 
 
 class ReferenceEngine:
     """The executable model of the seed rules, optionally with one mutant applied."""
 
-    def __init__(self, mutant: Mutant | None = None, all_mutants: list[str] | None = None):
+    def __init__(self, mutant: Mutant | None = None, all_mutants: list[Mutant] | None = None):
         self.mutant = mutant
-        self._mutant_names = list(all_mutants or [])
+        self._mutants = list(all_mutants or [])
         self._game: Any = None
 
     def hello(self) -> dict[str, Any]:
-        capabilities: dict[str, Any] = {"mutants": list(self._mutant_names)}
+        # The `mutants` capability (docs/protocol.md): what mutation analysis runs,
+        # each selected with `reference:<name>` or `serve --mutant <name>`.
+        capabilities: dict[str, Any] = {"mutants": [
+            {"name": m.name, "ruleset": m.ruleset, "rules": list(m.rules),
+             "description": m.description} for m in self._mutants]}
         if self.mutant is not None:
             capabilities["mutant"] = self.mutant.name
         return {

@@ -5,19 +5,38 @@ least one property; every seed rule that states behaviour (kinds rule, qa,
 example): at least one mutant.  Informative entries (headings, wording notes)
 state no behaviour to break, and readings and context entries are not the
 seed; mutants may still name them.  And nothing names a rule the index does
-not have.
+not have.  Every installed ruleset (found as the suite finds them, through
+its entry points) is held to this, and each pack has the parts the core reads.
 """
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conformance._catalogue import load_catalogue
+from conformance._discovery import find_ruleset, reference_engine_names, ruleset_names
 from conformance._mutation import list_mutants
 from conformance._properties import properties_for
 
 CATALOGUE = load_catalogue()
-RULESETS = CATALOGUE.rulesets
+RULESETS = ruleset_names()
+#: What docs/rulesets/README.md says every pack's vocabulary defines.
+VOCABULARY_ENTRIES = {"scenario", "setup", "action", "card_state", "player_state", "event"}
+
+
+def test_every_installed_ruleset_is_in_the_catalogue_with_a_reference_engine():
+    assert CATALOGUE.rulesets == RULESETS
+    assert reference_engine_names() == RULESETS
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_pack_has_properties_and_a_vocabulary_with_the_entries_the_loader_reads(ruleset):
+    pack = find_ruleset(ruleset)
+    assert properties_for(ruleset)
+    defs = json.loads(pack.vocabulary.read_text("utf-8"))["$defs"]
+    assert set(defs) >= VOCABULARY_ENTRIES
 
 
 def test_catalogue_is_valid():

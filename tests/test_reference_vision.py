@@ -951,7 +951,11 @@ def test_engine_protocol_and_hello() -> None:
     assert info["name"] == "reference"
     assert info["version"] == "0.1.0"
     assert info["rulesets"] == list(RULESETS) and "vision" in info["rulesets"]
-    assert info["capabilities"]["mutants"] == list(MUTANTS)
+    # the `mutants` capability (docs/protocol.md): every mutant, with what it breaks
+    assert [m["name"] for m in info["capabilities"]["mutants"]] == list(MUTANTS)
+    assert info["capabilities"]["mutants"][0] == {
+        "name": (first := next(iter(MUTANTS.values()))).name, "ruleset": first.ruleset,
+        "rules": list(first.rules), "description": first.description}
     engine.close()
 
 

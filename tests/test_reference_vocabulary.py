@@ -4,8 +4,8 @@ The schema is the one statement of the vocabulary: the words the Vision
 reference engine reads (its key sets in reference_engine/vision/vocabulary.py)
 are tested against it here (the other packs test theirs in
 tests/test_<ruleset>_vocabulary.py), and everything the engine answers over
-the whole catalogue, every ruleset (every event, every observed card and
-player) must be valid vocabulary of the case's ruleset, so an engine author
+the whole catalogue, every installed ruleset (every event, every observed
+card and player) must be valid vocabulary of the case's ruleset, so an engine author
 mapping the schema maps what the reference does.
 """
 
@@ -18,6 +18,7 @@ import pytest
 import reference_engine
 from conformance import Unsupported, _schemas
 from conformance._catalogue import load_catalogue
+from conformance._discovery import find_ruleset, ruleset_names
 from reference_engine.vision import vocabulary as words
 from reference_engine.vision.model import PLAYERS, ZONES
 
@@ -71,15 +72,16 @@ def test_each_operation_takes_the_schemas_arguments(operation):
     assert required <= set(schema.get("required", []))
 
 
-def test_everything_the_engine_answers_over_the_catalogue_is_vocabulary():
-    catalogue = load_catalogue()
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_everything_the_engine_answers_over_the_catalogue_is_vocabulary(ruleset):
+    catalogue = load_catalogue(rulesets=[ruleset])
     engine = reference_engine.create_engine()
+    vocabulary = str(find_ruleset(ruleset).vocabulary)
     seen = {"event": 0, "card_state": 0, "player_state": 0}
 
     def check(value: Any, entry: str, where: str) -> None:
         # every ruleset pack names these three entries of its vocabulary alike
-        vocabulary = ("rulesets", where.split("/", 1)[0], "vocabulary.json")
-        error = _schemas.best_error(value, *vocabulary, entry=entry)
+        error = _schemas.best_error(value, vocabulary, entry=entry)
         assert error is None, f"{where}: {error.message if error else ''} in {value!r:.200}"
         seen[entry] += 1
 
@@ -101,4 +103,5 @@ def test_everything_the_engine_answers_over_the_catalogue_is_vocabulary():
                     check(observed, "player_state", f"{where} player {player}")
         except Unsupported:
             continue
-    assert all(seen.values()), seen
+    # a ruleset without cards has no card states to see
+    assert seen["event"] and seen["player_state"], seen

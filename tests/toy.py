@@ -4,6 +4,10 @@ Setup ``{start: N}``; action ``{add: K}`` (rejected when K < 0); observation
 ``{"cards": {}, "players": {"p1": {"count": N}}}``; each add emits
 ``{"type": "added", "amount": K}``.  Engines here are plugged in through
 ``--engine python:toy:<factory>`` exactly like third-party engines.
+
+The same ruleset as an installed pack (properties, vocabulary, a reference
+engine with mutants) is tests/toy_pack/, a distribution of its own that
+tests/test_entry_point_packs.py installs with this catalogue in it.
 """
 
 from __future__ import annotations
@@ -50,14 +54,20 @@ steps:
 
 def write_catalogue(root, extra: dict[str, str] | None = None):
     """A valid toy catalogue under ``root`` (a pathlib.Path); returns root."""
-    folder = root / "toy"
+    write_ruleset(root / "toy", extra)
+    return root
+
+
+def write_ruleset(folder, extra: dict[str, str] | None = None):
+    """The toy ruleset's rules.yaml and cases in ``folder`` itself (a catalogue's
+    ``toy/`` folder, or the ``cases/`` folder of the toy pack in tests/toy_pack/)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "rules.yaml").write_text(RULES_YAML, "utf-8")
     (folder / "add.yaml").write_text(CASE_ADD, "utf-8")
     (folder / "negative.yaml").write_text(CASE_NEGATIVE, "utf-8")
     for name, text in (extra or {}).items():
         (folder / name).write_text(text, "utf-8")
-    return root
+    return folder
 
 
 class ToyEngine:

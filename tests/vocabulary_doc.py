@@ -15,17 +15,19 @@ from typing import Any
 
 import jsonschema
 
+from conformance._discovery import find_ruleset
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 class Vocabulary:
     def __init__(self, ruleset: str) -> None:
-        path = ROOT / "conformance" / "rulesets" / ruleset / "vocabulary.json"
-        self.schema: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        pack = find_ruleset(ruleset)   # the schema and cases the suite itself reads
+        assert pack is not None, f"no installed pack {ruleset!r}"
+        self.schema: dict[str, Any] = json.loads(pack.vocabulary.read_text("utf-8"))
         self.defs: dict[str, Any] = self.schema["$defs"]
         self.doc = (ROOT / "docs" / "rulesets" / f"{ruleset}.md").read_text("utf-8")
-        self.cases = sorted(p for p in (ROOT / "cases" / ruleset).glob("*.yaml")
-                            if p.name != "rules.yaml")
+        self.cases = sorted(p for p in pack.cases().glob("*.yaml") if p.name != "rules.yaml")
         self.validator = cache(self._validator)
 
     def _validator(self, entry: str) -> jsonschema.Draft202012Validator:

@@ -1,0 +1,211 @@
+"""Where rulesets come from: packs found through entry points, in any distribution.
+
+Two entry-point groups (docs/rulesets/README.md):
+
+- ``card_conformance.rulesets``: ruleset name -> the ruleset pack module.  It
+  declares ``PROPERTIES``; its ``vocabulary.json`` lies beside it; its
+  catalogue (``rules.yaml`` and the case files) is the folder its ``CASES``
+  attribute names, else the ``cases/`` folder beside the module.
+- ``card_conformance.reference_engines``: ruleset name -> the reference-engine
+  pack module, with ``RULESET``, ``MUTANTS`` and ``new_game(setup, mutant)``.
+
+The bundled vision, mtg and zatch register through the same groups
+(pyproject.toml), so the core knows no ruleset by name: everything that asks
+which rulesets exist asks this module.  The entry points are read once per
+process and nothing is imported until it is needed: the catalogue needs a
+pack's folder (found without importing it) and its ``CASES``; properties
+need ``PROPERTIES``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from conformance._errors import UsageError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from conformance._properties import Property
+
+#: name -> the ruleset pack module (properties, vocabulary, catalogue).
+RULESETS_GROUP = "card_conformance.rulesets"
+#: name -> the reference-engine pack module (RULESET, MUTANTS, new_game).
+REFERENCE_ENGINES_GROUP = "card_conformance.reference_engines"
+VOCABULARY = "vocabulary.json"
+HOW_TO = "docs/rulesets/README.md, 'A ruleset in its own distribution'"
+
+
+class PackError(UsageError):
+    """An installed pack is broken: it names the pack, its entry point, what is
+    missing and how to fix it.  The CLI exits 4 (a usage error: the installation,
+    not the engine, is wrong)."""
+
+
+@cache
+def _entry_points(group: str) -> dict[str, EntryPoint]:
+    """The group's entry points by name, in installation order; a name that two
+    distributions register differently is an error rather than a coin toss."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=group):
+        first = found.get(ep.name)
+        if first is not None and first.value != ep.value:
+            raise PackError(
+                f"two packs register {ep.name!r} in the entry-point group {group!r}: "
+                f"{_origin(first)} and {_origin(ep)}; uninstall one of them")
+        found.setdefault(ep.name, ep)
+    return found
+
+
+def _origin(ep: EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    where = f" (distribution {dist.name})" if dist is not None else ""
+    return f"'{ep.name} = {ep.value}'{where}"
+
+
+def ruleset_names() -> list[str]:
+    """Every installed ruleset, sorted."""
+    return sorted(_entry_points(RULESETS_GROUP))
+
+
+def reference_engine_names() -> list[str]:
+    """Every ruleset an installed reference-engine pack models, sorted."""
+    return sorted(_entry_points(REFERENCE_ENGINES_GROUP))
+
+
+def unknown_ruleset(name: str) -> str:
+    """The message for a ruleset name no pack registers."""
+    return (f"no ruleset {name!r} is installed; installed rulesets: "
+            f"{', '.join(ruleset_names()) or '(none)'} (a ruleset is a pack registered in "
+            f"the entry-point group {RULESETS_GROUP!r}; see {HOW_TO})")
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesetPack:
+    """One installed ruleset pack: where its parts are, read on demand."""
+
+    name: str
+    entry_point: str   # "name = value" and the distribution, for messages
+    module_name: str
+    folder: Path       # the module's folder: vocabulary.json is here
+
+    @property
+    def vocabulary(self) -> Path:
+        """The pack's vocabulary schema; `PackError` when it has none."""
+        path = self.folder / VOCABULARY
+        if not path.is_file():
+            raise self.error(f"has no {VOCABULARY} (looked for {path})",
+                             f"ship the JSON Schema of the pack's vocabulary as {VOCABULARY} "
+                             f"beside {self.module_name}, and list it as package data")
+        return path
+
+    def module(self) -> ModuleType:
+        try:
+            return importlib.import_module(self.module_name)
+        except ImportError as exc:
+            raise self.error(f"cannot be imported ({type(exc).__name__}: {exc})",
+                             "install the pack's distribution with its dependencies") from exc
+
+    def cases(self) -> Path:
+        """The pack's catalogue folder: ``CASES`` if the module says, else ``cases/`` beside it."""
+        where = getattr(self.module(), "CASES", None)
+        folder = Path(where) if where is not None else self.folder / "cases"
+        if not folder.is_dir():
+            raise self.error(
+                f"has no catalogue folder (looked for {folder})",
+                "ship rules.yaml and the case files in a cases/ folder beside the module, "
+                "or set CASES in the module to the folder that holds them")
+        return folder
+
+    def properties(self) -> list[Property]:
+        module = self.module()
+        try:
+            found = module.PROPERTIES
+        except AttributeError:
+            raise self.error(
+                "declares no PROPERTIES",
+                "define PROPERTIES in the module, a list of properties made with "
+                "conformance.ruleset.invariant (an empty list if the pack has none yet)",
+            ) from None
+        return list(found)
+
+    def error(self, problem: str, fix: str) -> PackError:
+        return PackError(f"ruleset pack {self.name!r} (entry point {self.entry_point} in "
+                         f"group {RULESETS_GROUP!r}) {problem}; fix: {fix} (see {HOW_TO})")
+
+
+@cache
+def find_ruleset(name: str) -> RulesetPack | None:
+    """The installed pack of ``name``, or None when no pack registers it."""
+    ep = _entry_points(RULESETS_GROUP).get(name)
+    if ep is None:
+        return None
+    origin = _origin(ep)
+    if ep.attr:
+        raise PackError(f"ruleset pack {name!r}: the entry point {origin} in group "
+                        f"{RULESETS_GROUP!r} names an attribute; name the pack's module "
+                        f"('{name} = package.module'; see {HOW_TO})")
+    try:
+        spec = importlib.util.find_spec(ep.module)
+    except (ImportError, ValueError) as exc:
+        spec = None
+        why = f" ({type(exc).__name__}: {exc})"
+    else:
+        why = ""
+    if spec is None or (spec.origin is None and not spec.submodule_search_locations):
+        raise PackError(f"ruleset pack {name!r}: the entry point {origin} in group "
+                        f"{RULESETS_GROUP!r} names module {ep.module!r}, which is not "
+                        f"installed{why}; reinstall the pack's distribution (see {HOW_TO})")
+    if spec.submodule_search_locations:
+        folder = Path(next(iter(spec.submodule_search_locations)))
+    else:
+        folder = Path(str(spec.origin)).parent
+    return RulesetPack(name, origin, ep.module, folder)
+
+
+def ruleset(name: str) -> RulesetPack:
+    """The installed pack of ``name``; a `UsageError` listing the installed ones if none."""
+    found = find_ruleset(name)
+    if found is None:
+        raise UsageError(unknown_ruleset(name))
+    return found
+
+
+def reference_engine_pack(name: str) -> ModuleType:
+    """The reference-engine pack modelling ``name``, checked: RULESET, MUTANTS, new_game."""
+    ep = _entry_points(REFERENCE_ENGINES_GROUP).get(name)
+    if ep is None:
+        raise UsageError(f"no reference-engine pack models {name!r}; installed: "
+                         f"{', '.join(reference_engine_names()) or '(none)'}")
+    return _checked_engine_pack(name, ep.module, _origin(ep))
+
+
+@cache
+def _checked_engine_pack(name: str, module_name: str, origin: str) -> ModuleType:
+    def error(problem: str, fix: str) -> PackError:
+        return PackError(f"reference-engine pack {name!r} (entry point {origin} in group "
+                         f"{REFERENCE_ENGINES_GROUP!r}) {problem}; fix: {fix} (see {HOW_TO})")
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise error(f"cannot be imported ({type(exc).__name__}: {exc})",
+                    "install the pack's distribution with its dependencies") from exc
+    missing = [attr for attr in ("RULESET", "MUTANTS", "new_game") if not hasattr(module, attr)]
+    if missing:
+        raise error(f"lacks {', '.join(missing)}",
+                    "define RULESET (the ruleset name), MUTANTS (a list of "
+                    "reference_engine.Mutant) and new_game(setup, mutant)")
+    declared: Any = module.RULESET
+    if declared != name:
+        raise error(f"says RULESET = {declared!r}",
+                    f"register it under its own ruleset name ('{declared} = {module_name}')")
+    return module
