@@ -1,27 +1,25 @@
 """The state of one Vision game: zones, nodes, modifiers, the event log.
 
 `Game` holds data and the bookkeeping every rule module shares (moving cards,
-timestamps, events).  It decides no rule itself: those are in ``rules`` (the
-switch points) and the modules that consult it.
+timestamps, events).  It decides no rule itself: the switch-point record
+(``rules``, the reference or a mutant's) is injected by ``game`` as
+``game.rules`` and consulted by the rule modules, which never import it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference_engine._bookkeeping import Bookkeeping
 from reference_engine.vision.model import PLAYERS, ZONES, Card, Effect, Modifier
-
-if TYPE_CHECKING:
-    from reference_engine.vision.rules import Rules
 
 
 class Game(Bookkeeping):
     """Two players, their cards, and what happened so far in the current action."""
 
-    def __init__(self, rules: Rules, seed: int, nodes: dict[str, int], cards: list[Card]):
+    def __init__(self, rules: Any, seed: int, nodes: dict[str, int], cards: list[Card]):
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a game shuffle, reproducible on purpose
         self.nodes = dict(nodes)
