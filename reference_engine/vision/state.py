@@ -35,8 +35,14 @@ class Game(Bookkeeping):
         self.dying: set[str] = set()                   # cards between "would" and "has" deathblow
         self.computing_power: set[str] = set()
         self._clock = 0
-        # Injected by `game.VisionGame`: resolves one effect (chapter 12).
-        self.resolve: Callable[[Effect], bool] = _not_wired
+        # Injected by `game.VisionGame`: two rules that lower layers call but that
+        # are stated above them.  Resolving one effect (chapter 12, `resolution`):
+        # `deathblow` resolves the auto effects its steps set off, and resolution
+        # checks deathblow after each part.  A card's combat power (6.1.10,
+        # `power`): a FILTER can ask for it (`selectors`), and power reads the
+        # selectors of the continuous modifiers on the field.
+        self.resolve: Callable[[Effect], bool] = _not_wired("resolve", "resolution")
+        self.power_of: Callable[[Card], tuple[int, int]] = _not_wired("power_of", "power")
         for card in self.field_cards():
             card.entered_at = self.tick()
 
@@ -64,5 +70,7 @@ class Game(Bookkeeping):
                 pile.append(card.id)
 
 
-def _not_wired(effect: Effect) -> bool:
-    raise RuntimeError("Game.resolve was not wired to the resolution module")
+def _not_wired(name: str, module: str) -> Callable[..., Any]:
+    def fail(*args: Any) -> Any:
+        raise RuntimeError(f"Game.{name} was not wired to the {module} module")
+    return fail
