@@ -27,6 +27,7 @@ class VisionGame:
         self.state = Game(rules.with_patch(dict(mutant.patch) if mutant else None),
                           seed_of(setup), nodes, cards)
         self.state.resolve = functools.partial(resolution.resolve, self.state)
+        self.state.power_of = functools.partial(power.power_of, self.state)
         for card in cards:
             power.refresh(self.state, card)
 

@@ -7,14 +7,11 @@ change → swap → add → always, each layer in arrival order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference_engine.vision import negation
 from reference_engine.vision.model import Card, Modifier
 from reference_engine.vision.state import Game
-
-if TYPE_CHECKING:
-    from reference_engine.vision.rules import Rules
 
 #: vision/IR-6.1.10.a-.d: the order of the layers.
 LAYERS = ("change", "swap", "add", "always")
@@ -148,7 +145,7 @@ def changes_skip_variables(card: Card, base: tuple[int, int],
     return base, [m for m in mods if m.kind != "change"]
 
 
-def by_layer(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+def by_layer(rules: Any, mods: list[Modifier]) -> list[Modifier]:
     """vision/IR-6.1.10: modifiers applied layer by layer in the order of .a-.d."""
     ordered: list[Modifier] = []
     for kind in rules.layer_order:
@@ -157,12 +154,12 @@ def by_layer(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
     return ordered
 
 
-def by_arrival(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+def by_arrival(rules: Any, mods: list[Modifier]) -> list[Modifier]:
     """Mutant: modifiers applied in the order they arrived, ignoring the layers."""
     return sorted(mods, key=lambda m: m.ts)
 
 
-def sets_last_by_arrival(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+def sets_last_by_arrival(rules: Any, mods: list[Modifier]) -> list[Modifier]:
     """Mutant: change and "always" both set a value, so they share the last layer and
     apply in arrival order after swap and add."""
     sets = [m for m in mods if m.kind in ("change", "always")]
@@ -170,14 +167,14 @@ def sets_last_by_arrival(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
             + sorted(sets, key=lambda m: m.ts))
 
 
-def one_swap_only(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+def one_swap_only(rules: Any, mods: list[Modifier]) -> list[Modifier]:
     """Mutant: swap is a flag ("swapped"), so two swaps do not swap back."""
     ordered = by_layer(rules, mods)
     first = next((m for m in ordered if m.kind == "swap"), None)
     return [m for m in ordered if m.kind != "swap" or m is first]
 
 
-def last_add_only(rules: Rules, mods: list[Modifier]) -> list[Modifier]:
+def last_add_only(rules: Any, mods: list[Modifier]) -> list[Modifier]:
     """Mutant: add modifiers are kept one per card (a dict by kind): only the last counts."""
     ordered = by_layer(rules, mods)
     adds = [m for m in ordered if m.kind == "add"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.vision import power
 from reference_engine.vision.model import Card
 from reference_engine.vision.state import Game
 
@@ -62,4 +61,4 @@ def matches(game: Game, card: Card, flt: dict[str, Any] | None, controller: str,
                 game.rules.same_name_names(card), game.rules.same_name_names(other)):
             return False
     return not ("durability_max" in flt
-                and power.power_of(game, card)[1] > int(flt["durability_max"]))
+                and game.power_of(card)[1] > int(flt["durability_max"]))

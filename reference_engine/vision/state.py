@@ -1,27 +1,25 @@
 """The state of one Vision game: zones, nodes, modifiers, the event log.
 
 `Game` holds data and the bookkeeping every rule module shares (moving cards,
-timestamps, events).  It decides no rule itself: those are in ``rules`` (the
-switch points) and the modules that consult it.
+timestamps, events).  It decides no rule itself: the switch-point record
+(``rules``, the reference or a mutant's) is injected by ``game`` as
+``game.rules`` and consulted by the rule modules, which never import it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reference_engine._bookkeeping import Bookkeeping
 from reference_engine.vision.model import PLAYERS, ZONES, Card, Effect, Modifier
-
-if TYPE_CHECKING:
-    from reference_engine.vision.rules import Rules
 
 
 class Game(Bookkeeping):
     """Two players, their cards, and what happened so far in the current action."""
 
-    def __init__(self, rules: Rules, seed: int, nodes: dict[str, int], cards: list[Card]):
+    def __init__(self, rules: Any, seed: int, nodes: dict[str, int], cards: list[Card]):
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a game shuffle, reproducible on purpose
         self.nodes = dict(nodes)
@@ -37,8 +35,14 @@ class Game(Bookkeeping):
         self.dying: set[str] = set()                   # cards between "would" and "has" deathblow
         self.computing_power: set[str] = set()
         self._clock = 0
-        # Injected by `game.VisionGame`: resolves one effect (chapter 12).
-        self.resolve: Callable[[Effect], bool] = _not_wired
+        # Injected by `game.VisionGame`: two rules that lower layers call but that
+        # are stated above them.  Resolving one effect (chapter 12, `resolution`):
+        # `deathblow` resolves the auto effects its steps set off, and resolution
+        # checks deathblow after each part.  A card's combat power (6.1.10,
+        # `power`): a FILTER can ask for it (`selectors`), and power reads the
+        # selectors of the continuous modifiers on the field.
+        self.resolve: Callable[[Effect], bool] = _not_wired("resolve", "resolution")
+        self.power_of: Callable[[Card], tuple[int, int]] = _not_wired("power_of", "power")
         for card in self.field_cards():
             card.entered_at = self.tick()
 
@@ -66,5 +70,7 @@ class Game(Bookkeeping):
                 pile.append(card.id)
 
 
-def _not_wired(effect: Effect) -> bool:
-    raise RuntimeError("Game.resolve was not wired to the resolution module")
+def _not_wired(name: str, module: str) -> Callable[..., Any]:
+    def fail(*args: Any) -> Any:
+        raise RuntimeError(f"Game.{name} was not wired to the {module} module")
+    return fail

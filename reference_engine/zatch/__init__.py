@@ -1,10 +1,11 @@
 """Zatch Bell (金色のガッシュベル!! THE CARD BATTLE) 真ルール: an executable model of the seed.
 
-Vocabulary: docs/rulesets/zatch.md.  Layers, each importing only those above:
+Vocabulary: docs/rulesets/zatch.md.  Layers, each importing only those before it:
 ``model`` (cards, effects) → ``state`` (board, history) → rule families
 (``timing``, ``negation``, ``lasting``, ``battle``) → ``resolution`` →
-``actions`` → ``game``.  ``rules`` gathers the switch points into the record
-injected into each game; ``mutants`` patches it.
+``actions`` → ``rules`` (the switch points, gathered into the record injected
+into each game) → ``mutants`` (which patch it) → ``game``.
+tests/test_reference_layers.py checks the order.
 """
 
 from __future__ import annotations

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reference_engine.zatch.state import Game, Instance
+from reference_engine.zatch.timing import restricted
 
 Apply = Callable[[Game, Instance], None]
 
 
 def fire(game: Game, moment: str, apply: Apply) -> list[int]:
     """Everything that happens at ``moment``; returns the instances that fired."""
-    from reference_engine.zatch.timing import restricted
-
     rules, board, fired = game.rules, game.board, []
     for card, until in list(board.staying.items()):
         if rules.stay_ends(until, moment):
@@ -55,8 +54,6 @@ def _run(game: Game, card: str, by: str, how: str, apply: Apply) -> int:
 
 def on_field_works(game: Game, card: str) -> bool:
     """Whether an on-field effect works now (on-field.1, .3, .4)."""
-    from reference_engine.zatch.timing import restricted
-
     rules, owner = game.rules, game.cards[card].owner
     mode = rules.on_field_fires
     if mode == "declared":

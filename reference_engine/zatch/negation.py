@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from reference_engine.zatch.model import Effect
 from reference_engine.zatch.state import Game, Instance
+from reference_engine.zatch.timing import kind_of
 
 # -- which effects a jammer can reach (jammer.1) -------------------------------------------
 
@@ -66,8 +67,6 @@ def reach(game: Game, by: str) -> list[Instance]:
 
 def jam_refusal(game: Game, jammer: Effect, target: Instance) -> str | None:
     """Why ``jammer`` may not negate ``target`` (None when it may)."""
-    from reference_engine.zatch.timing import kind_of
-
     rules, kind = game.rules, kind_of(game, target.effect)
     if target.how == "on_field" and not rules.on_field_jammable:
         return "a 'このカードが場にある→' effect cannot be negated by a jammer"

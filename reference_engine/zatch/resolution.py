@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from reference_engine.zatch.negation import negate, survives
 from reference_engine.zatch.state import Game, Instance
 
 
@@ -63,8 +64,6 @@ def _power(game: Game, inst: Instance, spec: dict[str, Any]) -> None:
 
 
 def _negate_in_battle(game: Game, inst: Instance, what: str) -> None:
-    from reference_engine.zatch.negation import survives
-
     for spell in game.rules.battle_negation_hits(game, inst, what):
         if spell.n in game.board.negated:
             continue
@@ -110,8 +109,6 @@ def undoes_lasting_effects(game: Game, inst: Instance, spec: dict[str, Any]) -> 
 
 def negates_last_effect(game: Game, inst: Instance, spec: dict[str, Any]) -> None:
     """Bug: a 使えない also negates the bound player's effect used just before."""
-    from reference_engine.zatch.negation import negate
-
     bound = game.who(spec.get("player", "opponent"), inst.by)
     earlier = [i for i in game.instances if i.n < inst.n and i.how == "used"]
     if earlier and earlier[-1].by == bound and earlier[-1].n not in game.board.negated:
