@@ -179,6 +179,7 @@ def ruleset(name: str) -> RulesetPack:
     return found
 
 
+@cache   # the reference engine asks at every game start: reading a pack's origin is slow
 def reference_engine_pack(name: str) -> ModuleType:
     """The reference-engine pack modelling ``name``, checked: RULESET, MUTANTS, new_game."""
     ep = _entry_points(REFERENCE_ENGINES_GROUP).get(name)
