@@ -9,7 +9,10 @@ copy as ``conformance/_cases/<name>`` (setup.py): `bundled_cases` finds it.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def bundled_cases(name: str) -> Path:
@@ -20,3 +23,20 @@ def bundled_cases(name: str) -> Path:
     if shipped.is_dir():
         return shipped
     return package.parent / "cases" / name
+
+
+def lazy_properties(module: str, load: Callable[[], list[Any]]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that builds the pack's ``PROPERTIES`` with ``load``
+    when first asked: properties pull in Hypothesis and the strategies, which
+    reading the catalogue (``CASES`` only) does not need.
+
+    In a pack's ``__init__.py``: ``__getattr__ = lazy_properties(__name__, _properties)``.
+    """
+    def __getattr__(attr: str) -> Any:
+        if attr != "PROPERTIES":
+            raise AttributeError(f"module {module!r} has no attribute {attr!r}")
+        properties = load()
+        sys.modules[module].PROPERTIES = properties  # type: ignore[attr-defined]  # asked once
+        return properties
+
+    return __getattr__

@@ -12,20 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.rulesets import bundled_cases
+from conformance.rulesets import bundled_cases, lazy_properties
 
 #: The pack's catalogue (rules.yaml and the cases): the repository's cases/vision/.
 CASES = bundled_cases("vision")
 
 
-def __getattr__(attr: str) -> Any:
-    # PROPERTIES pulls in Hypothesis and the strategies: imported when the properties
-    # are asked for, not when the catalogue only needs CASES.
-    if attr == "PROPERTIES":
-        from conformance.rulesets.vision.differential import differential
-        from conformance.rulesets.vision.properties import RULE_PROPERTIES
+def _properties() -> list[Any]:
+    from conformance.rulesets.vision.differential import differential
+    from conformance.rulesets.vision.properties import RULE_PROPERTIES
 
-        PROPERTIES = [*RULE_PROPERTIES, differential]
-        globals()["PROPERTIES"] = PROPERTIES   # asked once
-        return PROPERTIES
-    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+    return [*RULE_PROPERTIES, differential]
+
+
+# PROPERTIES is built when first asked for (Hypothesis is not needed for CASES)
+__getattr__ = lazy_properties(__name__, _properties)

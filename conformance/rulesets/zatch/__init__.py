@@ -12,20 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.rulesets import bundled_cases
+from conformance.rulesets import bundled_cases, lazy_properties
 
 #: The pack's catalogue (rules.yaml and the cases): the repository's cases/zatch/.
 CASES = bundled_cases("zatch")
 
 
-def __getattr__(attr: str) -> Any:
-    # PROPERTIES pulls in Hypothesis and the strategies: imported when the properties
-    # are asked for, not when the catalogue only needs CASES.
-    if attr == "PROPERTIES":
-        from conformance.rulesets.zatch.exhaustive import jammer_chains_exhaustive
-        from conformance.rulesets.zatch.properties import RULE_PROPERTIES
+def _properties() -> list[Any]:
+    from conformance.rulesets.zatch.exhaustive import jammer_chains_exhaustive
+    from conformance.rulesets.zatch.properties import RULE_PROPERTIES
 
-        PROPERTIES = [*RULE_PROPERTIES, jammer_chains_exhaustive]
-        globals()["PROPERTIES"] = PROPERTIES   # asked once
-        return PROPERTIES
-    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+    return [*RULE_PROPERTIES, jammer_chains_exhaustive]
+
+
+# PROPERTIES is built when first asked for (Hypothesis is not needed for CASES)
+__getattr__ = lazy_properties(__name__, _properties)
