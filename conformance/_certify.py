@@ -151,8 +151,7 @@ def _main_run(runner: Runner, config: RunConfig, timeout: float) -> Iterator[Res
     def make_engine() -> Engine:
         return load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
 
-    for _, result in parallel_results(runner, make_engine, config.jobs):
-        yield result
+    yield from parallel_results(runner, make_engine, config.jobs)
 
 
 def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[str, Any],

@@ -14,10 +14,10 @@ same adapter as any engine, selected as ``<spec>:<name>`` (``reference:NAME``).
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from conformance._parallel import leave_interrupts_to_parent
 from conformance._runner import Selection
 from conformance._settings import Profile
 
@@ -71,7 +71,7 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     global _WORKER_STATE
     _WORKER_STATE = (suite, profile)
     context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(mutants)), initializer=_ignore_sigint) as pool:
+    with context.Pool(min(jobs, len(mutants)), initializer=leave_interrupts_to_parent) as pool:
         try:
             for row in pool.imap_unordered(_run_in_worker, mutants):
                 record(row)
@@ -107,9 +107,3 @@ _WORKER_STATE: tuple[Suite, Profile] | None = None
 def _run_in_worker(mutant: dict[str, Any]) -> dict[str, Any]:
     assert _WORKER_STATE is not None
     return _run_one(*_WORKER_STATE, mutant)
-
-
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them all and keeps what is done."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # the parent's terminate() must end us

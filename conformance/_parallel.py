@@ -32,8 +32,8 @@ Item = Case | Property
 
 
 def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
-                     jobs: int) -> Iterator[tuple[int, Result]]:
-    """Yield ``(index in items, result)`` as the workers finish them.
+                     jobs: int) -> Iterator[Result]:
+    """Yield the results of ``runner.items()`` as the workers finish them.
 
     ``runner`` has shaken hands already (its engine is not used here); each
     worker runs ``runner.items()`` through a copy of it on an engine from
@@ -69,7 +69,7 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
             if message[0] == "result":
                 _, index, result = message
                 outstanding.discard(index)
-                yield index, result
+                yield result
             else:   # ("finished", problems): a worker ran out of items
                 finished += 1
                 runner.problems += [p for p in message[1] if p not in runner.problems]
@@ -79,17 +79,22 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
                 worker.terminate()
             worker.join(timeout=5)
     for index in sorted(outstanding):
-        yield index, runner.not_run(items[index], "not run: the worker process running it "
+        yield runner.not_run(items[index], "not run: the worker process running it "
                                                    "died (killed, or out of memory?)")
+
+
+def leave_interrupts_to_parent() -> None:
+    """In a worker: Ctrl-C is the parent's, which stops every worker and keeps what is
+    done; the parent's terminate() (SIGTERM) must end the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _work(runner: Runner, items: list[Item], deadline: float,
           make_engine: Callable[[], Engine], tasks: Any, done: Any) -> None:
     """One worker: its own engine, items until the queue says stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent stops us all on Ctrl-C
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    mine = Runner(runner.catalogue, make_engine(), runner.engine_spec, runner.profile,
-                  runner.selection, reference=runner.reference, properties=runner._properties)
+    leave_interrupts_to_parent()
+    mine = runner.on(make_engine())
     try:
         mine.handshake()
         for index in iter(tasks.get, None):

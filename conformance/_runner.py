@@ -147,6 +147,11 @@ class Runner:
         self.problems: list[dict[str, str]] = []
         self.handshake_error = ""
 
+    def on(self, engine: Engine) -> Runner:
+        """The same run on another engine (each ``--jobs`` worker starts its own)."""
+        return Runner(self.catalogue, engine, self.engine_spec, self.profile, self.selection,
+                      reference=self.reference, properties=self._properties)
+
     # -- what will run -------------------------------------------------------------
     def cases(self) -> list[Case]:
         if not self.selection.cases:
