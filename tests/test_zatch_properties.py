@@ -36,7 +36,8 @@ KILLS: dict[str, list[str]] = {
     P + "negation-restores-keeps-costs": [
         "zatch-negation-refunds-costs", "zatch-negated-not-used", "zatch-negation-keeps-result",
         "zatch-lasting-unjammable", "zatch-ordinary-resolves-late",
-        "zatch-jammer-one-action-late"],
+        "zatch-jammer-one-action-late", "zatch-any-jammer-negates-non-battle",
+        "zatch-non-battle-resolves-late", "zatch-non-battle-resolves-at-own-next"],
     P + "jammer-chain-revives": ["zatch-jammer-on-jammer-no-revive", "zatch-jammer-unjammable"],
     P + "fired-effects-never-jammed": ["zatch-fired-standby-jammable", "zatch-on-field-jammable",
                                        "zatch-fired-effects-jammable",
