@@ -11,7 +11,7 @@ strategy draws at a profile's budget, and which features its rules need it never
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,11 +117,13 @@ def generated(prop: Property, features: Features, profile: str | None = None) ->
 
 
 def never_generated(prop: Property, features: Features, rule_features: dict[str, set[str]],
-                    profile: str | None = None) -> dict[str, list[str]]:
-    """For each rule of ``prop``, the features it needs (``rule_features``) that the
-    profile's draw never reached; rules with nothing missing are left out."""
+                    profile: str | None = None, extra: Sequence[str] = ()) -> dict[str, list[str]]:
+    """For each rule of ``prop`` (and each key of ``extra``, e.g. the property's own id),
+    the features it needs (``rule_features``) that the profile's draw never reached;
+    keys with nothing missing are left out."""
     counts = generated(prop, features, profile)
-    never = {rule: sorted(rule_features.get(rule, set()) - set(counts)) for rule in prop.rules}
+    never = {rule: sorted(rule_features.get(rule, set()) - set(counts))
+             for rule in [*prop.rules, *extra]}
     return {rule: feats for rule, feats in never.items() if feats}
 
 

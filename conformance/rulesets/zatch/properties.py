@@ -473,6 +473,43 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
         accepted(trace, scenario, c_at + 1, want=not bound)
 
 
+# -- stay •3, standby •4: removal ----------------------------------------------------------
+
+@invariant(P + "removal-removes-what-it-names",
+           rules=[Z + "stay.3", Z + "standby.4", Z + "stay.1", Z + "standby.1",
+                  Z + "reading/lasting-in-force"],
+           scenarios=gen.removal_scenarios())
+def removal(play: Play, scenario: gen.Scenario) -> None:
+    """A removal takes away the staying or standing-by effect of the card it names, that
+    kind only, and nothing else; a removed standby no longer fires at its moment, the
+    others do, and the stays still in force expire then."""
+    note(scenario)
+    trace = play.run(scenario)
+    steps = scenario["steps"]
+    r = next(i for i, s in enumerate(steps) if s["do"].get("use") == "r")
+    for i in range(len(steps)):
+        accepted(trace, scenario, i)
+    want = prelude(scenario, r + 1)
+    same(trace.states[r], want, r, "a removal must take away exactly what it names",
+         seed=True)
+    if len(steps) == r + 1:
+        return
+    waiting = sorted(c for c, card in want["cards"].items() if card["standing_by"])
+    staying = sorted(c for c, card in want["cards"].items() if card["staying"])
+    gone = sorted(c for c in want["cards"] if c[0] == "s" and c not in waiting + staying)
+    events = trace.find(r + 1)
+    fired = sorted(e["card"] for e in events if e.get("type") == "fired")
+    expired = sorted(e["card"] for e in events if e.get("type") == "expired")
+    if fired != waiting or expired != staying:
+        raise Violation(
+            f"at the end of the turn {waiting} should fire and {staying} expire; "
+            f"observed fired {fired}, expired {expired}",
+            expect={r + 1: {"events": {
+                "include": [{"type": "fired", "card": c} for c in waiting]
+                + [{"type": "expired", "card": c} for c in staying],
+                "exclude": [{"type": t, "card": c} for c in gone for t in ("fired", "expired")]}}})
+
+
 # -- 無効にならない •1 ------------------------------------------------------------------------
 
 @invariant(P + "unnegatable-survives", rules=[Z + "unnegatable.1", Z + "jammer.2"],
@@ -535,4 +572,4 @@ def renaming(play: Play, scenario: gen.Scenario) -> None:
 
 RULE_PROPERTIES = [negation_restores, jammer_chain, fired_never_jammed, jammer_window,
                    no_interrupts, battle_timing, non_battle_no_battle, attack_defense,
-                   cannot_use, unnegatable, renaming]
+                   cannot_use, removal, unnegatable, renaming]

@@ -115,8 +115,9 @@ def effect_step(scenario: Scenario) -> int:
 def negation_scenarios(draw: Any) -> Scenario:
     user, turn = draw(PLAYER), draw(PLAYER)
     on_field = draw(st.booleans())
-    spell = draw(st.integers(0, 3)) == 0   # a non-battle spell, in the battle phase it may
-    effect = draw(ordinary_effect(on_field, lasting=not spell))
+    # one effect in three is a non-battle spell, used in the battle phase it may be used in
+    spell = draw(st.sampled_from([False, False, True]))
+    effect = draw(ordinary_effect(on_field))
     if spell:
         effect = {"kind": "non_battle_spell",
                   "side": "attack" if user == turn else "defense", **effect}
@@ -124,8 +125,11 @@ def negation_scenarios(draw: Any) -> Scenario:
         effect["usable_anyway"] = draw(st.sampled_from(["cannot_use", "regardless"]))
     j = draw(jammer("j"))
     # nonbattle •6: mostly the jammer that can negate the effect, sometimes the other one
-    if spell != (draw(st.integers(0, 7)) == 0):
-        j["effect"]["negates"] = "non_battle_spells"
+    right = "non_battle_spells" if spell else "effects"
+    wrong = "effects" if spell else "non_battle_spells"
+    negates = draw(st.sampled_from([right, wrong] if spell else [right] * 3 + [wrong]))
+    if negates != "effects":
+        j["effect"]["negates"] = negates
     setup: dict[str, Any] = {
         "turn": turn,
         user: {"mp": cost_of(effect) + draw(st.integers(0, 2)),
@@ -316,6 +320,37 @@ def battle_scenarios(draw: Any) -> Scenario:
     return {"setup": setup, "steps": steps}
 
 
+# -- stay •3, standby •4: a removal effect ------------------------------------------------------
+
+@st.composite
+def removal_scenarios(draw: Any) -> Scenario:
+    """A few 【ステイ】 and 【スタンバイ】 effects put in force by either player, then a removal
+    naming one of those cards and (mostly its own) kind, then maybe the end of the turn,
+    where the stays still in force expire and the standbys still waiting fire."""
+    turn = draw(PLAYER)
+    setup: dict[str, Any] = {"turn": turn, "p1": {"hand": []}, "p2": {"hand": []}}
+    steps = []
+    lasting: dict[str, str] = {}
+    for i in range(1, draw(st.integers(1, 3)) + 1):
+        by, what = draw(PLAYER), draw(st.sampled_from(["stay", "standby"]))
+        effect: dict[str, Any] = {"do": [draw(INSTRUCTION)]}
+        effect[what] = {"until": "end_of_turn"} if what == "stay" else {"when": "end_of_turn"}
+        setup[by]["hand"].append({"id": f"s{i}", "effect": effect})
+        steps.append(use(f"s{i}", by))
+        lasting[f"s{i}"] = what
+    target = draw(st.sampled_from(sorted(lasting)))
+    what = lasting[target]
+    if draw(st.sampled_from([False, False, True])):   # sometimes the kind the card lacks
+        what = "standby" if what == "stay" else "stay"
+    remover = draw(PLAYER)
+    setup[remover]["hand"].append({"id": "r", "effect": {"do": [
+        {"remove": {"card": target, "what": what}}]}})
+    steps += [act("pass", other(remover)), use("r", remover)]
+    if draw(st.booleans()):
+        steps.append(act("end_turn", turn))
+    return {"setup": setup, "steps": steps}
+
+
 # -- 使えない •2: a restriction after effects were used -----------------------------------------
 
 @st.composite
@@ -402,8 +437,11 @@ def features(scenario: Scenario) -> set[str]:
                 found |= {f"effect:{k}" for k in effect if k not in ("kind", "do")}
                 found |= {f"cost:{k}" for k in effect.get("cost", {})}
                 found |= {f"do:{next(iter(p))}" for p in effect.get("do", [])}
-                found |= {f"remove:{p['remove']['what']}" for p in effect.get("do", [])
-                          if "remove" in p}
+                for part in effect.get("do", []):
+                    if "remove" in part:
+                        named = part["remove"]
+                        has = named["what"] in _effect(scenario, named["card"])
+                        found.add(f"remove:{named['what']}" if has else "remove:other-kind")
                 if "negates" in effect:
                     found.add(f"negates:{effect['negates']}")
                 if "side" in effect:
