@@ -127,9 +127,22 @@ class SubprocessEngine:
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """One action; the state after it rides along when the engine offers that."""
+        return self._act(action, self._observe_in_act)
+
+    def act_without_state(self, action: dict[str, Any]) -> dict[str, Any]:
+        """One action whose state the caller will not ask for: no state rides along.
+
+        The runner plays a case's steps that assert nothing about the state
+        this way, so the engine does not build, and the harness does not read
+        and check, a state nobody looks at.  ``observe()`` still works after
+        it, with its own round trip.
+        """
+        return self._act(action, False)
+
+    def _act(self, action: dict[str, Any], observe: bool) -> dict[str, Any]:
         self._state = None
         fields: dict[str, Any] = {"action": action}
-        if self._observe_in_act:
+        if observe:
             fields["observe"] = True
         reply = self._request("act", fields)
         self._state = reply.get("state")
