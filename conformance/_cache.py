@@ -1,7 +1,8 @@
 """An on-disk cache of values derived from the suite's own files, like ``__pycache__``.
 
-Compiling a vocabulary schema and parsing the catalogue's YAML cost more than
-all the rest of loading a catalogue, and their inputs rarely change.  Each
+Compiling a vocabulary schema, parsing the catalogue's YAML and checking its
+files against their schemas cost more than all the rest of loading a
+catalogue, and their inputs rarely change.  Each
 value is stored with marshal under a key that hashes everything it was made
 from, written atomically; an unreadable entry is made again, an unwritable
 folder only costs speed.  ``$CONFORMANCE_CACHE`` chooses the folder (empty:
@@ -40,16 +41,36 @@ def cached(kind: str, key: str, make: Callable[[], Any]) -> Any:
 
     ``make`` raising is not cached: errors are made again, and explained, every time.
     """
-    folder = cache_dir()
-    if folder is None:
-        return make()
-    path = folder / f"{kind}-{key[:40]}.marshal"
-    with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-        return marshal.loads(path.read_bytes())  # noqa: S302 - written by `cached` only
+    found = load(kind, key)
+    if found is not None:
+        return found
     value = make()
+    store(kind, key, value)
+    return value
+
+
+def _path(kind: str, key: str) -> Path | None:
+    folder = cache_dir()
+    return None if folder is None else folder / f"{kind}-{key[:40]}.marshal"
+
+
+def load(kind: str, key: str) -> Any:
+    """The value stored under ``kind``/``key``; None when there is none (or no cache)."""
+    path = _path(kind, key)
+    if path is None:
+        return None
+    with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+        return marshal.loads(path.read_bytes())  # noqa: S302 - written by `store` only
+    return None
+
+
+def store(kind: str, key: str, value: Any) -> None:
+    """Keep ``value`` (not None) under ``kind``/``key``, atomically; a failure only costs speed."""
+    path = _path(kind, key)
+    if path is None:
+        return
     with contextlib.suppress(OSError, ValueError):
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.tmp")
         partial.write_bytes(marshal.dumps(value))
         os.replace(partial, path)
-    return value

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.machinery
+import os
+import sys
 from collections.abc import Iterable
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +24,7 @@ import yaml
 if TYPE_CHECKING:
     import jsonschema
 
-from conformance import _schemas, _yaml
+from conformance import _cache, _schemas, _yaml
 from conformance._errors import CatalogueError
 
 #: Larger case files are refused: a case is a board and a few steps.
@@ -172,15 +176,96 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
                     _discovery.unknown_ruleset(name),
                     hint="choose an installed ruleset, or install the pack that has it"))
         folders = {name: folder for name, folder in folders.items() if name in wanted}
+    known = _KnownValid()
     for name, folder in folders.items():
         _vocabulary(name)   # an installed pack without one is an error, even with no case yet
-        _load_ruleset(name, folder, rules, cases, errors, digest)
+        _load_ruleset(name, folder, rules, cases, errors, digest, known)
+    known.save()
     _check_references(rules, cases, errors)
     return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
 
 
+class _KnownValid:
+    """The files this suite has already found valid, so an unchanged one is not checked again.
+
+    Once parsing is cached (`conformance._yaml`), checking each file against
+    its schema and its ruleset's vocabulary is most of a catalogue load.  A
+    file that passed is remembered by a digest of its bytes, the schema, the
+    ruleset and that ruleset's vocabulary, in one cache entry whose key hashes everything a
+    verdict depends on (`_verdict_digest`).  Only passes are remembered: a
+    file with errors is checked, and explained, every time.
+    """
+
+    #: Past this many remembered files, only the current load's are kept.
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self._key = _verdict_digest() if _cache.cache_dir() is not None else ""
+        stored = _cache.load("valid", self._key) if self._key else None
+        self._known: frozenset[str] = stored if isinstance(stored, frozenset) else frozenset()
+        self._seen: set[str] = set()
+        self._new = False
+
+    def seal(self, schema_name: str, ruleset: str, raw: bytes) -> str:
+        return hashlib.sha256(f"{schema_name}\0{ruleset}\0".encode() + _vocabulary_bytes(ruleset)
+                              + b"\0" + raw).hexdigest()
+
+    def __contains__(self, seal: str) -> bool:
+        if seal in self._known:
+            self._seen.add(seal)
+            return True
+        return False
+
+    def add(self, seal: str) -> None:
+        self._seen.add(seal)
+        self._new = True
+
+    def save(self) -> None:
+        if not self._new or not self._key:
+            return
+        merged = self._known | self._seen
+        _cache.store("valid", self._key, merged if len(merged) <= self.LIMIT
+                     else frozenset(self._seen))
+
+
+@cache
+def _vocabulary_bytes(ruleset: str) -> bytes:
+    """The ruleset's vocabulary schema as it is now: a pack installed from another
+    distribution is outside `_verdict_digest`, so each seal carries its schema."""
+    path = _vocabulary(ruleset)
+    return Path(path).read_bytes() if path else b""
+
+
+@cache
+def _verdict_digest() -> str:
+    """Of what decides whether a file is valid, besides the file: every schema and
+    vocabulary, the code that checks (this module, `_schemas`, `_compiled`), and
+    the Python and validator libraries it runs on (their files' size and time,
+    as ``__pycache__`` does, not to import them)."""
+    sha = hashlib.sha256(sys.version.encode())
+    here = Path(__file__).parent
+    for name in ("_catalogue.py", "_schemas.py", "_compiled.py"):
+        sha.update(name.encode() + b"\0" + (here / name).read_bytes())
+    package = resources.files("conformance")
+    pending = [(package.joinpath(part), part) for part in ("schemas", "rulesets")]
+    while pending:
+        folder, at = pending.pop()
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir():
+                pending.append((entry, f"{at}/{entry.name}"))
+            elif entry.name.endswith(".json"):
+                sha.update(f"{at}/{entry.name}".encode() + b"\0" + entry.read_bytes())
+    for library in ("fastjsonschema", "jsonschema", "referencing"):
+        spec = importlib.machinery.PathFinder.find_spec(library)
+        origin = spec.origin if spec is not None else None
+        stat = os.stat(origin) if origin else None
+        sha.update(f"{library} {origin} {stat and stat.st_size} {stat and stat.st_mtime_ns}"
+                   .encode())
+    return sha.hexdigest()
+
+
 def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: list[Case],
-                  errors: list[CatalogueError], digest: Any) -> None:
+                  errors: list[CatalogueError], digest: Any, known: _KnownValid) -> None:
     here = f"{folder.name}/"
     index = folder / RULES_FILE
     if not index.is_file():
@@ -188,9 +273,11 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
             "this ruleset has no rule index", path=str(index),
             hint=f"create {RULES_FILE} listing the seed's rules (see docs/cases.md)"))
     else:
-        doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest)
+        doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest, known, ruleset)
         if doc is not None:
-            data, lines = doc
+            data, lines, seal = doc
+            if seal:
+                known.add(seal)
             if data.get("ruleset") != ruleset:
                 errors.append(CatalogueError(
                     f"rule index says ruleset {data.get('ruleset')!r} but lives in {here}, "
@@ -220,10 +307,10 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
     for path in sorted(folder.rglob("*.y*ml")):
         if path.name == RULES_FILE or path.suffix not in (".yaml", ".yml"):
             continue
-        doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest)
+        doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest, known, ruleset)
         if doc is None:
             continue
-        data, lines = doc
+        data, lines, seal = doc
         line = lines.line(["id"]) or 1
         if data["ruleset"] != ruleset:
             errors.append(CatalogueError(
@@ -241,10 +328,12 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
                 f"duplicate case id {data['id']!r} (also {first.path}:{first.line})",
                 path=str(path), line=line, hint="case ids must be unique: rename one"))
             continue
-        vocabulary_errors = _vocabulary_errors(ruleset, data, lines, str(path))
-        if vocabulary_errors:
-            errors.extend(vocabulary_errors)
-            continue
+        if seal:  # not known to be valid: check the vocabulary too, remember a pass
+            vocabulary_errors = _vocabulary_errors(ruleset, data, lines, str(path))
+            if vocabulary_errors:
+                errors.extend(vocabulary_errors)
+                continue
+            known.add(seal)
         case = Case(
             id=data["id"], title=data["title"], ruleset=data["ruleset"],
             rules=tuple(data["rules"]), source=data["source"], notes=data.get("notes", ""),
@@ -344,8 +433,13 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
 
 
 def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
-               digest: Any) -> tuple[dict[str, Any], _yaml.Lines] | None:
-    """Read, parse and schema-check one file; append errors and return None on failure."""
+               digest: Any, known: _KnownValid, ruleset: str,
+               ) -> tuple[dict[str, Any], _yaml.Lines, str] | None:
+    """Read, parse and schema-check one file; append errors and return None on failure.
+
+    With the data and lines comes the file's seal for `_KnownValid`, or ``""``
+    when the file is known to be valid and was not checked again.
+    """
     where = str(path)
     try:
         size = path.stat().st_size
@@ -395,13 +489,16 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
             f"expected a mapping at the top, found {type(data).__name__}", path=where, line=1,
             hint="a case file is a YAML mapping with id, title, ruleset, rules, ..."))
         return None
+    seal = known.seal(schema_name, ruleset, raw)
+    if seal in known:
+        return data, lines, ""
     problems = _schemas.errors(data, "schemas", schema_name)
     for err in problems:
         errors.append(CatalogueError(
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
             path=where, line=lines.line(list(err.path)),
             hint=_schema_hint(err, schema_name)))
-    return None if problems else (data, lines)
+    return None if problems else (data, lines, seal)
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:

@@ -45,11 +45,21 @@ def schemas() -> dict[str, dict[str, Any]]:
             for entry in folder.iterdir() if entry.name.endswith(".json")}
 
 
+#: The compiled check of each protocol schema by name, looked up once per message
+#: without `_schemas.check`'s argument hashing: it runs twice on every round trip.
+_CHECKS: dict[str, _schemas.Check] = {}
+
+
 def problem(name: str, message: Any) -> str | None:
     """Why ``message`` does not match schema ``name``, in one line; None if it does.
 
     The compiled check answers; the full validator only words a failure.
     """
+    check = _CHECKS.get(name)
+    if check is None:
+        check = _CHECKS[name] = _schemas.check(*_SCHEMA_DIR, f"{name}.json")
+    if check(message):
+        return None
     error = _schemas.best_error(message, *_SCHEMA_DIR, f"{name}.json")
     if error is None:
         return None
@@ -114,10 +124,20 @@ def encode(message: dict[str, Any], *, ascii_only: bool = False) -> bytes:
     """One protocol line: compact JSON, UTF-8, a single trailing newline.
 
     JSON escapes every control character inside strings, so the only newline
-    in the result is the terminator; NaN and Infinity are not JSON and raise.
+    in the result is the terminator; NaN and Infinity are not JSON and raise
+    ValueError.  A structure that contains itself raises RecursionError: the
+    encoder does not keep the table of every container it is inside (which
+    costs a quarter of the encoding) to say "circular" sooner.
     """
-    text = json.dumps(message, ensure_ascii=ascii_only, separators=(",", ":"), allow_nan=False)
+    text = (_ASCII if ascii_only else _UTF8).encode(message)
     return text.encode("utf-8") + b"\n"
+
+
+# Built once: json.dumps with any option builds a new encoder on every call.
+_ASCII = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False,
+                          check_circular=False)
+_UTF8 = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                         check_circular=False)
 
 
 # -- the server side -----------------------------------------------------------------
@@ -205,7 +225,7 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
 def _encode_reply(reply: dict[str, Any]) -> bytes:
     try:
         return encode(reply)
-    except (TypeError, ValueError) as exc:  # the engine returned something JSON cannot carry
+    except (TypeError, ValueError, RecursionError) as exc:  # JSON cannot carry it
         return encode(_error(reply.get("seq"), f"the engine's answer is not JSON data: {exc}"))
 
 

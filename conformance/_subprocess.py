@@ -4,7 +4,7 @@ One long-lived child process per engine per run (docs/protocol.md).  The
 harness must survive whatever the child does, so:
 
 * every read and write has a deadline: stdin and stdout are non-blocking
-  pipes watched with a selector in the calling thread (no thread hop per
+  pipes watched with poll(2) in the calling thread (no thread hop per
   message), so neither a silent child nor one that stops reading blocks us;
 * stderr is drained continuously by a thread into a bounded tail, so a flood
   cannot fill the pipe and stall the child;
@@ -14,15 +14,16 @@ harness must survive whatever the child does, so:
   starts a fresh process and redoes the handshake.  A killed process's pipes
   die with it, so a late answer can never be read as the current one.
 
-The selector needs POSIX pipes; on Windows run the suite under WSL.
+poll(2) on a pipe needs POSIX; on Windows run the suite under WSL.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
-import selectors
+import select
 import shlex
 import signal
 import subprocess
@@ -127,9 +128,22 @@ class SubprocessEngine:
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """One action; the state after it rides along when the engine offers that."""
+        return self._act(action, self._observe_in_act)
+
+    def act_without_state(self, action: dict[str, Any]) -> dict[str, Any]:
+        """One action whose state the caller will not ask for: no state rides along.
+
+        The runner plays a case's steps that assert nothing about the state
+        this way, so the engine does not build, and the harness does not read
+        and check, a state nobody looks at.  ``observe()`` still works after
+        it, with its own round trip.
+        """
+        return self._act(action, False)
+
+    def _act(self, action: dict[str, Any], observe: bool) -> dict[str, Any]:
         self._state = None
         fields: dict[str, Any] = {"action": action}
-        if self._observe_in_act:
+        if observe:
             fields["observe"] = True
         reply = self._request("act", fields)
         self._state = reply.get("state")
@@ -310,7 +324,7 @@ class SubprocessEngine:
                 f"{exc.start}): {_show(data)}; encode replies as UTF-8",
             )
         try:
-            message = json.loads(text, parse_constant=_reject_constant)
+            message = _DECODER.decode(text)
         except ValueError as exc:
             self._fault(
                 ProtocolViolation,
@@ -385,7 +399,7 @@ def encode_request(seq: int, cmd: str, fields: dict[str, Any]) -> bytes:
 
 
 class _Child:
-    """One child process: its stdin and stdout driven by a selector, stderr by a thread."""
+    """One child process: its stdin and stdout driven by poll(2), stderr by a thread."""
 
     def __init__(self, proc: subprocess.Popen[bytes], max_reply: int, stderr_limit: int) -> None:
         self.proc = proc
@@ -394,10 +408,10 @@ class _Child:
         self._stdin, self._stdout = proc.stdin.fileno(), proc.stdout.fileno()
         os.set_blocking(self._stdin, False)
         os.set_blocking(self._stdout, False)
-        self._readable = selectors.DefaultSelector()
-        self._readable.register(self._stdout, selectors.EVENT_READ)
-        self._writable = selectors.DefaultSelector()
-        self._writable.register(self._stdin, selectors.EVENT_WRITE)
+        # A poll object per direction, one fd each: cheaper per call than a
+        # `selectors` selector, and waiting happens twice per request.
+        self._readable = _Waiter(self._stdout, select.POLLIN)
+        self._writable = _Waiter(self._stdin, select.POLLOUT)
         self._max_reply = max_reply
         self._buffer = bytearray()
         self._eof = False
@@ -447,7 +461,14 @@ class _Child:
         line over the limit, ``("timeout", b"")`` when nothing came in time.
         """
         deadline = time.monotonic() + timeout
+        # Nothing buffered: wait before reading.  The reply is rarely there yet
+        # when this is called, and a read that would block raises.
+        wait = not self._buffer
         while True:
+            if wait and not self._eof:
+                wait = False
+                if not self._readable.select(max(deadline - time.monotonic(), 0.0)):
+                    return "timeout", b""
             end = self._buffer.find(b"\n", 0, self._max_reply + 1)
             if end >= 0:
                 line = bytes(self._buffer[: end + 1])
@@ -491,8 +512,6 @@ class _Child:
             self.proc.wait(KILL_WAIT)
         self._finalizer.detach()  # done: a later kill could hit a reused pid
         self._stderr_thread.join(STDERR_SETTLE)
-        self._readable.close()
-        self._writable.close()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -507,6 +526,19 @@ class _Child:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(grace)
         self.kill()
+
+
+class _Waiter:
+    """Waits, with a timeout, until one file descriptor is ready (or hung up)."""
+
+    def __init__(self, fd: int, events: int) -> None:
+        self._poll = select.poll()
+        self._poll.register(fd, events)
+
+    def select(self, timeout: float) -> bool:
+        """Whether the fd became ready within ``timeout`` seconds (0: just look)."""
+        # poll takes whole milliseconds: round up, so a wait is never cut short
+        return bool(self._poll.poll(math.ceil(timeout * 1000)))
 
 
 class _Tail:
@@ -586,6 +618,10 @@ def _memory_limiter(megabytes: int) -> Callable[[], None]:
 
 def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
+
+
+#: Built once: json.loads with any option builds a new decoder on every call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def _show(data: bytes) -> str:

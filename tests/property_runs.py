@@ -2,16 +2,23 @@
 
 `run_property` uses `Runner.run_property` exactly as a certification does (quick
 profile); `as_case` turns a counterexample back into a `Case` after checking it
-against the case schema, so a test can replay it on other engines.
+against the case schema, so a test can replay it on other engines.  `generated`
+and `never_generated` are the generator-coverage check every pack's
+tests/test_<ruleset>_generators.py makes: which vocabulary features a property's
+strategy draws at a profile's budget, and which features its rules need it never drew.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 import yaml
+from hypothesis import HealthCheck, Phase, given, settings
 
 from conformance._catalogue import Case, Catalogue
 from conformance._loading import load_engine
@@ -86,3 +93,44 @@ def assert_passes(prop: Property) -> None:
     """``prop`` holds on the reference engine."""
     result = run_property(prop, "reference")
     assert result.status == "pass", f"{result.message}\n{result.counterexample or ''}"
+
+
+# -- generator coverage ----------------------------------------------------------------------
+
+Features = Callable[[dict[str, Any]], set[str]]
+
+
+def generated(prop: Property, features: Features, profile: str | None = None) -> Counter[str]:
+    """How many of the scenarios the profile's budget draws (derandomized, as a run does)
+    use each feature ``features`` names."""
+    counts: Counter[str] = Counter()
+
+    @settings(max_examples=get_profile(profile).max_examples, derandomize=True,
+              database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(prop.scenarios)
+    def draw(scenario: dict[str, Any]) -> None:
+        counts.update(features(scenario))
+
+    draw()
+    return counts
+
+
+def never_generated(prop: Property, features: Features, rule_features: dict[str, set[str]],
+                    profile: str | None = None, extra: Sequence[str] = ()) -> dict[str, list[str]]:
+    """For each rule of ``prop`` (and each key of ``extra``, e.g. the property's own id),
+    the features it needs (``rule_features``) that the profile's draw never reached;
+    keys with nothing missing are left out."""
+    counts = generated(prop, features, profile)
+    never = {rule: sorted(rule_features.get(rule, set()) - set(counts))
+             for rule in [*prop.rules, *extra]}
+    return {rule: feats for rule, feats in never.items() if feats}
+
+
+def print_counts(props: list[Property], features: Features, profile: str | None) -> None:
+    """The feature counts of each property at ``profile`` (the generator tests' ``main``)."""
+    for prop in props:
+        counts = generated(prop, features, profile)
+        print(f"{prop.id}  ({get_profile(profile).max_examples} examples)")
+        for feature, n in sorted(counts.items()):
+            print(f"  {n:4}  {feature}")

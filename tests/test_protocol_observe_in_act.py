@@ -59,3 +59,57 @@ def test_the_adapter_saves_the_observe_round_trip_and_never_reuses_a_state():
         engine.act({"n": 2})
         engine.start("echo", {"board": 2})
         assert engine.observe() == {"setup": {"board": 2}, "actions": []}
+
+
+@pytest.mark.slow
+def test_an_act_whose_state_is_not_wanted_asks_for_none():
+    argv = [sys.executable, str(ENGINES / "python_engine.py")]
+    with SubprocessEngine(argv, timeout=10) as engine:
+        engine.start("echo", {"board": 1})
+        engine.act_without_state({"n": 1})
+        sent = engine._seq
+        assert engine.observe()["actions"] == [{"n": 1}]
+        assert engine._seq == sent + 1, "no state came along, so observe asks"
+
+
+def test_a_case_asks_for_the_state_only_on_the_steps_that_assert_it():
+    from conformance._catalogue import Case, Catalogue
+    from conformance._runner import Runner, Selection
+    from conformance._settings import get_profile
+
+    class Engine:
+        def __init__(self):
+            self.calls = []
+
+        def hello(self):
+            return {"name": "rec", "version": "1", "rulesets": ["vision"], "capabilities": {}}
+
+        def start(self, ruleset, setup):
+            self.calls.append("start")
+
+        def act(self, action):
+            self.calls.append(f"act {action['n']}")
+            return {"accepted": True, "events": [], "reason": None}
+
+        def act_without_state(self, action):
+            self.calls.append(f"act_without_state {action['n']}")
+            return {"accepted": True, "events": [], "reason": None}
+
+        def observe(self):
+            self.calls.append("observe")
+            return {"cards": {"t1": {"damage": 4}}, "players": {}}
+
+        def close(self):
+            pass
+
+    steps = ({"do": {"n": 1}}, {"do": {"n": 2}, "expect": {"cards": {"t1": {"damage": 4}}}},
+             {"do": {"n": 3}, "expect": {"outcome": "accepted"}})
+    case = Case(id="vision/x", title="x", ruleset="vision", rules=(), source={}, notes="",
+                flags=(), setup={}, steps=steps, path="x.yaml", line=1)
+    engine = Engine()
+    runner = Runner(Catalogue(Path("."), {}, [case], [], ""), engine, "test",
+                    get_profile("quick"), Selection(properties=False))
+    runner.handshake()
+    assert runner.run_case(case).status == "pass"
+    assert engine.calls == ["start", "act_without_state 1", "act 2", "observe",
+                            "act_without_state 3"]

@@ -14,13 +14,11 @@ The properties also record them as Hypothesis events during a run.
 from __future__ import annotations
 
 import sys
-from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from property_runs import never_generated, print_counts
 
 from conformance._properties import Property
-from conformance._settings import get_profile
 from conformance.rulesets.vision import PROPERTIES
 from conformance.rulesets.vision.features import features
 
@@ -83,21 +81,6 @@ RULE_FEATURES: dict[str, set[str]] = {
 UNCHECKED = {V + "prop/differential"}
 
 
-def generated(prop: Property, profile: str | None = None) -> Counter[str]:
-    """How many of the scenarios the profile's budget draws use each feature."""
-    counts: Counter[str] = Counter()
-
-    @settings(max_examples=get_profile(profile).max_examples, derandomize=True,
-              database=None, deadline=None, phases=[Phase.explicit, Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(prop.scenarios)
-    def draw(scenario: dict) -> None:
-        counts.update(features(scenario))
-
-    draw()
-    return counts
-
-
 CHECKED = [p for p in PROPERTIES if p.id not in UNCHECKED]
 
 
@@ -111,19 +94,12 @@ def test_generators_reach_the_features_of_their_rules(prop: Property) -> None:
     # The certification's default profile (`certify`, 60 examples), also when the
     # tests run under CI=true: there the default is `ci` (30 examples), at which two
     # properties never draw a one-card `chosen` (IR-12/p2); docs/rulesets/vision.md.
-    counts = generated(prop, "certify")
-    never = {rule: sorted(RULE_FEATURES.get(rule, set()) - set(counts)) for rule in prop.rules}
-    never = {rule: feats for rule, feats in never.items() if feats}
+    never = never_generated(prop, features, RULE_FEATURES, "certify")
     assert not never, f"{prop.id} never generated, at the certify profile: {never}"
 
 
 def main(argv: list[str]) -> int:
-    profile = argv[0] if argv else None
-    for prop in CHECKED:
-        counts = generated(prop, profile)
-        print(f"{prop.id}  ({get_profile(profile).max_examples} examples)")
-        for feature, n in sorted(counts.items()):
-            print(f"  {n:4}  {feature}")
+    print_counts(CHECKED, features, argv[0] if argv else None)
     return 0
 
 

@@ -79,3 +79,29 @@ def test_bad_yaml_gives_the_python_loaders_message():
     with pytest.raises(yaml.YAMLError) as caught:
         _yaml.parse("id: [\n", b"id: [\n")
     assert "expected" in str(caught.value)
+
+
+def test_a_file_found_valid_is_not_checked_again_until_it_changes(monkeypatch, cache, tmp_path):
+    from toy import write_catalogue
+
+    from conformance import _schemas
+
+    root = write_catalogue(tmp_path / "cases")
+    checked: list[str] = []
+    real = _schemas.errors
+
+    def counting(value, *parts, **kw):
+        checked.append(parts[-1])
+        return real(value, *parts, **kw)
+
+    monkeypatch.setattr(_schemas, "errors", counting)
+    first = load_catalogue(root)
+    assert not first.errors and len(checked) == 3  # the rule index and two cases
+    again = load_catalogue(root)
+    assert again.cases == first.cases and again.rules == first.rules and not again.errors
+    assert len(checked) == 3, "unchanged files were known to be valid"
+    case = root / "toy" / "add.yaml"
+    case.write_text(case.read_text("utf-8").replace("title:", "titel:"), "utf-8")
+    for _ in range(2):  # a file with errors is checked, and explained, every time
+        assert any("titel" in e.message for e in load_catalogue(root).errors)
+    assert len(checked) == 5

@@ -3,26 +3,21 @@ generators reach the vocabulary their rules concern.
 
 Each property runs through the real runner (quick profile) against the
 reference engine, where it must pass, and against mutants, where it must
-fail with a counterexample that is a valid case.  The generator-coverage test
-draws each property's scenarios at the default profile and fails if a feature
-its rules concern is never generated.  The exhaustive mode walks every jammer
+fail with a counterexample that is a valid case.  Generator coverage is
+tests/test_zatch_generators.py.  The exhaustive mode walks every jammer
 chain up to depth 4.
 """
 
 from __future__ import annotations
 
-import collections
 from typing import Any
 
 import property_runs
 import pytest
-from hypothesis import HealthCheck, event, given, settings
 
 from conformance._loading import load_engine
 from conformance._properties import Play
-from conformance._settings import get_profile
 from conformance.rulesets.zatch import PROPERTIES, exhaustive
-from conformance.rulesets.zatch.strategies import features
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +31,8 @@ KILLS: dict[str, list[str]] = {
     P + "negation-restores-keeps-costs": [
         "zatch-negation-refunds-costs", "zatch-negated-not-used", "zatch-negation-keeps-result",
         "zatch-lasting-unjammable", "zatch-ordinary-resolves-late",
-        "zatch-jammer-one-action-late"],
+        "zatch-jammer-one-action-late", "zatch-any-jammer-negates-non-battle",
+        "zatch-non-battle-resolves-late", "zatch-non-battle-resolves-at-own-next"],
     P + "jammer-chain-revives": ["zatch-jammer-on-jammer-no-revive", "zatch-jammer-unjammable"],
     P + "fired-effects-never-jammed": ["zatch-fired-standby-jammable", "zatch-on-field-jammable",
                                        "zatch-fired-effects-jammable",
@@ -60,49 +56,20 @@ KILLS: dict[str, list[str]] = {
                                              "zatch-attack-jammable-by-battle-jammer"],
     P + "cannot-use-never-undoes": ["zatch-cannot-use-undoes-lasting",
                                     "zatch-cannot-use-negates-last", "zatch-restriction-ignored"],
+    P + "removal-removes-what-it-names": ["zatch-removal-does-nothing",
+                                          "zatch-removal-either-kind", "zatch-removal-removes-all",
+                                          "zatch-stay-not-kept", "zatch-stay-never-ends",
+                                          "zatch-standby-never-fires",
+                                          "zatch-standby-resolves-at-once"],
     P + "unnegatable-survives": ["zatch-unnegatable-ignored", "zatch-unnegatable-only-vs-battle"],
     P + "renaming-and-swapping-players": [],   # symmetric mutants: see the asymmetric engine below
 }
-
-#: The vocabulary features each property's generator must reach (the rules it concerns).
-FEATURES: dict[str, set[str]] = {
-    P + "negation-restores-keeps-costs": {
-        "kind:ordinary", "effect:stay", "effect:standby", "cost:mp", "cost:discard_self",
-        "do:damage", "do:mp", "do:cannot_use", "effect:jammer", "effect:usable_anyway",
-        "action:pass"},
-    P + "jammer-chain-revives": {"effect:jammer", "cost:mp", "cost:discard_self", "effect:stay",
-                                 "effect:standby"},
-    P + "fired-effects-never-jammed": {"kind:on_field", "effect:standby", "on_field:end_of_turn",
-                                       "on_field:end_of_battle", "on_field:battle_in",
-                                       "standby:end_of_turn", "standby:battle_in",
-                                       "standby:end_of_battle", "action:end_turn",
-                                       "action:battle_in", "action:next_step",
-                                       "action:use.target"},
-    P + "jammer-exactly-right-after-opponent": {"action:pass", "effect:jammer", "do:damage",
-                                                "do:mp"},
-    P + "no-interrupts": {"action:use.interrupt", "effect:jammer"},
-    P + "battle-and-non-battle-timing": {"kind:ordinary", "kind:battle", "kind:attack",
-                                         "kind:defense", "kind:non_battle_spell", "side:attack",
-                                         "side:defense", "action:battle_in", "action:next_step",
-                                         "action:end_turn"},
-    P + "non-battle-spell-never-enters-battle": {"kind:non_battle_spell", "side:attack",
-                                                 "side:defense", "action:battle_in"},
-    P + "attack-defense-after-won-contest": {"kind:attack", "kind:defense", "kind:battle",
-                                             "do:power", "do:negate_in_battle",
-                                             "effect:unnegatable", "action:use.target"},
-    P + "cannot-use-never-undoes": {"do:cannot_use", "effect:stay", "effect:standby",
-                                    "stay:end_of_turn", "stay:end_of_battle"},
-    P + "unnegatable-survives": {"effect:unnegatable", "effect:jammer", "cost:mp"},
-    P + "renaming-and-swapping-players": {"kind:on_field", "kind:non_battle_spell",
-                                          "effect:jammer", "action:end_turn", "do:cannot_use"},
-}
-
 
 runner = property_runs.runner
 
 
 def test_every_property_is_tagged_and_listed():
-    assert sorted(KILLS) == sorted(BY_ID) == sorted(FEATURES)
+    assert sorted(KILLS) == sorted(BY_ID)
     property_runs.assert_kills_break_their_rules("zatch", KILLS, BY_ID)
 
 
@@ -139,29 +106,6 @@ def test_swapping_players_catches_an_engine_that_favours_p1():
     run.engine = ForgetsTheTurn()
     result = run.run_property(BY_ID[P + "renaming-and-swapping-players"])
     assert result.status == "fail", result.message
-
-
-# -- generator coverage at the default profile ---------------------------------------------
-
-COUNTS: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-
-
-@pytest.mark.parametrize("prop_id", sorted(BY_ID))
-def test_generators_reach_the_features_their_rules_concern(prop_id):
-    profile = get_profile(None)
-
-    @settings(max_examples=profile.max_examples, derandomize=True, database=None,
-              deadline=None, suppress_health_check=list(HealthCheck))
-    @given(BY_ID[prop_id].scenarios)
-    def draw(scenario: dict[str, Any]) -> None:
-        for feature in features(scenario):
-            event(feature)
-            COUNTS[prop_id][feature] += 1
-
-    draw()
-    missing = FEATURES[prop_id] - set(COUNTS[prop_id])
-    assert not missing, f"{prop_id} never generated {sorted(missing)} in " \
-                        f"{profile.max_examples} examples ({profile.name} profile)"
 
 
 # -- the exhaustive mode -----------------------------------------------------------------------

@@ -45,19 +45,47 @@ def card_of(setup: dict[str, Any], cid: str) -> tuple[str, str, dict[str, Any]]:
     raise KeyError(cid)
 
 
+def start(setup: dict[str, Any]) -> State:
+    """The observation docs/rulesets/zatch.md gives a setup before any step: its defaults
+    filled in, nothing used, negated, staying or standing by, no battle."""
+    turn = setup.get("turn", "p1")
+    state: State = {"cards": {}, "players": {}}
+    for player in ("p1", "p2"):
+        side = setup.get(player, {})
+        fields: dict[str, Any] = {"mp": side.get("mp", 0), "damage": side.get("damage", 0),
+                                  "turn": turn == player, "phase": setup.get("phase", "main"),
+                                  "battle_step": None}
+        for zone in ("hand", "field", "discard"):
+            fields[zone] = [card["id"] for card in side.get(zone, [])]
+            for card in side.get(zone, []):
+                state["cards"][card["id"]] = {"zone": zone, "owner": player, "used": 0,
+                                              "negated": False, "staying": False,
+                                              "standing_by": False}
+        state["players"][player] = fields
+    return state
+
+
+def move(state: State, cid: str, zone: str) -> State:
+    """``state`` with ``cid`` moved to its owner's ``zone``."""
+    out = copied(state)
+    card = out["cards"][cid]
+    pile = out["players"][card["owner"]]
+    pile[card["zone"]].remove(cid)
+    pile[zone].append(cid)
+    card["zone"] = zone
+    return out
+
+
 # -- jammer •2: costs stay paid -------------------------------------------------------------
 
 def pay(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
     """``state`` after ``by`` paid what using ``cid`` costs: MP, and the card to the discard
     pile when the cost says so or the card was used from the hand."""
     out = copied(state)
-    player = out["players"][by]
-    player["mp"] -= effect.get("cost", {}).get("mp", 0)
+    out["players"][by]["mp"] -= effect.get("cost", {}).get("mp", 0)
     zone = out["cards"][cid]["zone"]
-    if zone == "hand" or effect.get("cost", {}).get("discard_self"):
-        player[zone].remove(cid)
-        player["discard"].append(cid)
-        out["cards"][cid]["zone"] = "discard"
+    if zone == "hand" or (effect.get("cost", {}).get("discard_self") and zone != "discard"):
+        out = move(out, cid, "discard")
     return out
 
 
@@ -71,6 +99,12 @@ def used_once_more(state: State, cid: str, negated: bool | None = None) -> State
 
 
 # -- use-most •1: what an effect does when it resolves ------------------------------------
+
+def use(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
+    """``state`` after ``by`` used ``cid`` and nothing answered it: paid, counted as used,
+    resolved at once (use-most •1, nonbattle •4)."""
+    return resolve(used_once_more(pay(state, cid, by, effect), cid), cid, by, effect)
+
 
 def resolve(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
     """``state`` after the effect resolved at once: a stay goes into force and applies its
@@ -87,7 +121,9 @@ def resolve(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
 
 
 def apply(state: State, by: str, part: dict[str, Any]) -> State:
-    """One instruction of the kinds the generators use (MP gains, damage)."""
+    """One instruction of the kinds the generators use outside battles: MP, damage, discard
+    (a card in hand or on the field goes to its owner's 捨て札), remove (that card's staying
+    or standing-by effect is no longer in force); a 使えない shows in no observation."""
     out = copied(state)
     (key, spec), = part.items()
     if key == "mp":
@@ -96,6 +132,10 @@ def apply(state: State, by: str, part: dict[str, Any]) -> State:
     elif key == "damage":
         who = opponent(by) if spec.get("player", "opponent") == "opponent" else by
         out["players"][who]["damage"] += spec["amount"]
+    elif key == "discard" and out["cards"][spec["card"]]["zone"] != "discard":
+        out = move(out, spec["card"], "discard")
+    elif key == "remove":
+        out["cards"][spec["card"]]["staying" if spec["what"] == "stay" else "standing_by"] = False
     return out
 
 

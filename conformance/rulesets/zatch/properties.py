@@ -73,14 +73,37 @@ def outcomes(rejected: Iterable[int]) -> Iterator[None]:
         raise
 
 
-def same(observed: State, want: State, i: int, why: str) -> None:
-    """``observed`` must equal ``want`` (piles compared as sets)."""
+def same(observed: State, want: State, i: int, why: str, seed: bool = False) -> None:
+    """``observed`` must equal ``want`` (piles compared as sets).  ``seed``: ``want`` is the
+    seed's own answer (from the setup through `expected`, no observation of an engine), so
+    the violation carries it as the expectation of step ``i`` (`seed_block`)."""
     got, exp = ex.canonical(observed), ex.canonical(want)
-    diffs = [f"{kind}.{name}.{key}: expected {value!r}, observed {got[kind][name].get(key)!r}"
-             for kind in ("cards", "players") for name, fields in exp[kind].items()
-             for key, value in fields.items() if got[kind].get(name, {}).get(key) != value]
-    if diffs:
-        raise Violation(f"after step {i + 1}, {why}: " + "; ".join(diffs[:4]))
+    wrong = [(kind, name, key, value) for kind in ("cards", "players")
+             for name, fields in exp[kind].items() for key, value in fields.items()
+             if got[kind].get(name, {}).get(key) != value]
+    if wrong:
+        diffs = [f"{kind}.{name}.{key}: expected {value!r}, observed "
+                 f"{got[kind].get(name, {}).get(key)!r}" for kind, name, key, value in wrong]
+        block = seed_block(want, wrong) if seed else {}
+        raise Violation(f"after step {i + 1}, {why}: " + "; ".join(diffs[:4]),
+                        expect={i: block} if block else None)
+
+
+PILES = ("hand", "field", "discard")
+
+
+def seed_block(want: State, wrong: list[tuple[str, str, str, Any]]) -> dict[str, Any]:
+    """The ``expect`` block of the fields that differ, with the seed's values.  A pile is
+    stated through its cards' ``zone`` (a case compares lists in order, the seed orders no
+    pile), so a pile that differs brings the zone of every card the seed puts in it."""
+    block: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind, name, key, value in wrong:
+        if kind == "players" and key in PILES:
+            for cid in value:
+                block.setdefault("cards", {}).setdefault(cid, {})["zone"] = key
+        else:
+            block.setdefault(kind, {}).setdefault(name, {})[key] = value
+    return block
 
 
 def unchanged(trace: Trace, scenario: gen.Scenario, i: int) -> None:
@@ -95,26 +118,47 @@ def effect_of(scenario: gen.Scenario, cid: str) -> dict[str, Any]:
 
 # -- jammer •2 (and use-most •1, •2, stay •2, standby •2) ------------------------------------
 
+def can_negate(jammer: dict[str, Any], effect: dict[str, Any]) -> bool:
+    """nonbattle •6: only a jammer that negates non-battle spells negates one, and such a
+    jammer negates nothing else (docs/rulesets/zatch.md, `negates`)."""
+    spell = effect.get("kind") == "non_battle_spell"
+    return spell == (jammer.get("negates") == "non_battle_spells")
+
+
+def prelude(scenario: gen.Scenario, upto: int) -> State:
+    """The seed's state after the steps before ``upto``: passes, and uses nobody answers."""
+    state = ex.start(scenario["setup"])
+    for step in scenario["steps"][:upto]:
+        if "use" in step["do"]:
+            cid, by = step["do"]["use"], step["do"]["by"]
+            state = ex.use(state, cid, by, effect_of(scenario, cid))
+    return state
+
+
 @invariant(P + "negation-restores-keeps-costs",
            rules=[Z + "jammer.2", Z + "use-most.1", Z + "use-most.2", Z + "stay.2",
-                  Z + "standby.2", Z + "usable-anyway.2", Z + "reading/jammer-right-after"],
+                  Z + "standby.2", Z + "usable-anyway.2", Z + "nonbattle.4", Z + "nonbattle.6",
+                  Z + "reading/jammer-right-after"],
            scenarios=gen.negation_scenarios())
 def negation_restores(play: Play, scenario: gen.Scenario) -> None:
-    """An effect resolves at once; jammed right after, the state is the state before it
-    resolved with its costs still paid and it counted as used; jammed later, nothing."""
+    """An effect resolves at once; jammed right after by a jammer that may negate it, the
+    state is the state before it resolved with its costs still paid and it counted as
+    used; jammed later, or by the wrong kind of jammer, nothing."""
     note(scenario)
     trace = play.run(scenario)
     steps = scenario["steps"]
-    user, jam = steps[1]["do"]["by"], len(steps) - 1
+    u = gen.effect_step(scenario)
+    user, jam = steps[u]["do"]["by"], len(steps) - 1
     effect, jammer = effect_of(scenario, "e"), effect_of(scenario, "j")
-    with outcomes([jam] if jam != 2 else []):   # jammed later: refused
-        accepted(trace, scenario, 0)
-        accepted(trace, scenario, 1)
-        before = trace.states[0]
+    legal = jam == u + 1 and can_negate(jammer, effect)
+    with outcomes([] if legal else [jam]):
+        for i in range(u + 1):
+            accepted(trace, scenario, i)
+        before = prelude(scenario, u)
         paid = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
-        same(trace.states[1], ex.resolve(paid, "e", user, effect), 1,
-             "the effect did not resolve at once (use-most •1)")
-        if jam != 2:
+        same(trace.states[u], ex.resolve(paid, "e", user, effect), u,
+             "the effect did not resolve at once (use-most •1)", seed=True)
+        if not legal:
             accepted(trace, scenario, jam, want=False)
             unchanged(trace, scenario, jam)
             return
@@ -123,7 +167,8 @@ def negation_restores(play: Play, scenario: gen.Scenario) -> None:
         want = ex.used_once_more(want, "e", negated=True)
         want["cards"]["e"]["used"] -= 1   # counted once, when it was used
         same(trace.states[jam], want, jam,
-             "a negated effect must leave the state as before it resolved, costs paid, used")
+             "a negated effect must leave the state as before it resolved, costs paid, used",
+             seed=True)
 
 
 # -- jammer •5: chains of any depth ----------------------------------------------------------
@@ -134,14 +179,16 @@ def check_chain(play: Play, scenario: gen.Scenario) -> None:
     trace = play.run(scenario)
     for i in range(len(scenario["steps"])):
         accepted(trace, scenario, i)
-    user = scenario["steps"][1]["do"]["by"]
+    u = gen.effect_step(scenario)
+    user = scenario["steps"][u]["do"]["by"]
     effect = effect_of(scenario, "e")
-    depth = len(scenario["steps"]) - 2
+    depth = len(scenario["steps"]) - u - 1
+    before = prelude(scenario, u)
     for k in range(1, depth + 1):
         if k % 2 == 0:
-            want = trace.states[1]
+            want = ex.use(before, "e", user, effect)
         else:
-            want = ex.used_once_more(ex.pay(trace.states[0], "e", user, effect), "e")
+            want = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
         by = user
         for i in range(1, k + 1):
             by = ex.opponent(by)
@@ -151,8 +198,8 @@ def check_chain(play: Play, scenario: gen.Scenario) -> None:
         want["cards"]["e"]["used"] -= 1
         for i in range(1, k + 1):
             want["cards"][f"j{i}"]["negated"] = ex.chain_negated(k, i)
-        same(trace.states[k + 1], want, k + 1,
-             f"after {k} jammer(s) the chain must stand as jammer •5 says")
+        same(trace.states[u + k], want, u + k,
+             f"after {k} jammer(s) the chain must stand as jammer •5 says", seed=True)
 
 
 @invariant(P + "jammer-chain-revives",
@@ -186,7 +233,13 @@ def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
         for i in targets:
             cid = steps[i]["do"]["target"]
             if cid not in fired:
-                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})")
+                # every standby and on-field effect waiting for this moment fires at it
+                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})",
+                                expect={trigger: {"events": {"include": [
+                                    {"type": "fired", "card": c}
+                                    for c in dict.fromkeys(s["do"]["target"]
+                                                           for s in steps[trigger + 1:]
+                                                           if "target" in s["do"])]}}})
             accepted(trace, scenario, i, want=False)
             unchanged(trace, scenario, i)
 
@@ -374,18 +427,25 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
            contest[0].get("winner")) if contest else None
     if got != (want["attack"], want["defense"], want["winner"]):
         raise Violation(f"the contest should be {want['attack']} against {want['defense']}, "
-                        f"won by {want['winner']}; observed {got}")
-    final, before = trace.states[-1], trace.states[-2]
+                        f"won by {want['winner']}; observed {got}",
+                        expect={len(steps) - 2: {"events": {"include": [
+                            {"type": "contest", "attack": want["attack"],
+                             "defense": want["defense"], "winner": want["winner"]}]}}})
+    final = trace.states[-1]
     for card in want["attacks"]:
-        if final["cards"][card["id"]]["negated"] != (card["id"] in want["negated"]):
-            raise Violation(f"{card['id']} negated should be {card['id'] in want['negated']}")
+        negated = card["id"] in want["negated"]
+        if final["cards"][card["id"]]["negated"] != negated:
+            raise Violation(f"{card['id']} negated should be {negated}",
+                            expect={len(steps) - 1: {"cards": {card["id"]: {"negated": negated}}}})
+    # nothing before the resolution step touches the defender's damage or MP: attack and
+    # defense effects wait (checked above), the rest only raise power or negate
+    start = ex.start(scenario["setup"])["players"][want["defender"]]
     damage = sum(c["effect"]["do"][0]["damage"]["amount"] for c in want["attacks"]
                  if c["id"] not in want["negated"]) if want["winner"] == want["attacker"] else 0
     gain = len(want["defenses"]) if want["winner"] == want["defender"] else 0
-    wanted = {want["defender"]: {"damage": before["players"][want["defender"]]["damage"] + damage,
-                                 "mp": before["players"][want["defender"]]["mp"] + gain}}
+    wanted = {want["defender"]: {"damage": start["damage"] + damage, "mp": start["mp"] + gain}}
     same(final, {"cards": {}, "players": wanted}, len(steps) - 1,
-         "only the winner's attack/defense effects resolve")
+         "only the winner's attack/defense effects resolve", seed=True)
 
 
 # -- 使えない •1, •2 --------------------------------------------------------------------------
@@ -407,10 +467,47 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     with outcomes([c_at + 1] if bound else []):
         for i in range(c_at + 1):
             accepted(trace, scenario, i)
-        want = ex.used_once_more(ex.resolve(ex.pay(trace.states[c_at - 1], "c", restrictor, c),
-                                            "c", restrictor, c), "c")
-        same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used")
+        want = ex.use(prelude(scenario, c_at), "c", restrictor, c)
+        same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used",
+             seed=True)
         accepted(trace, scenario, c_at + 1, want=not bound)
+
+
+# -- stay •3, standby •4: removal ----------------------------------------------------------
+
+@invariant(P + "removal-removes-what-it-names",
+           rules=[Z + "stay.3", Z + "standby.4", Z + "stay.1", Z + "standby.1",
+                  Z + "reading/lasting-in-force"],
+           scenarios=gen.removal_scenarios())
+def removal(play: Play, scenario: gen.Scenario) -> None:
+    """A removal takes away the staying or standing-by effect of the card it names, that
+    kind only, and nothing else; a removed standby no longer fires at its moment, the
+    others do, and the stays still in force expire then."""
+    note(scenario)
+    trace = play.run(scenario)
+    steps = scenario["steps"]
+    r = next(i for i, s in enumerate(steps) if s["do"].get("use") == "r")
+    for i in range(len(steps)):
+        accepted(trace, scenario, i)
+    want = prelude(scenario, r + 1)
+    same(trace.states[r], want, r, "a removal must take away exactly what it names",
+         seed=True)
+    if len(steps) == r + 1:
+        return
+    waiting = sorted(c for c, card in want["cards"].items() if card["standing_by"])
+    staying = sorted(c for c, card in want["cards"].items() if card["staying"])
+    gone = sorted(c for c in want["cards"] if c[0] == "s" and c not in waiting + staying)
+    events = trace.find(r + 1)
+    fired = sorted(e["card"] for e in events if e.get("type") == "fired")
+    expired = sorted(e["card"] for e in events if e.get("type") == "expired")
+    if fired != waiting or expired != staying:
+        raise Violation(
+            f"at the end of the turn {waiting} should fire and {staying} expire; "
+            f"observed fired {fired}, expired {expired}",
+            expect={r + 1: {"events": {
+                "include": [{"type": "fired", "card": c} for c in waiting]
+                + [{"type": "expired", "card": c} for c in staying],
+                "exclude": [{"type": t, "card": c} for c in gone for t in ("fired", "expired")]}}})
 
 
 # -- 無効にならない •1 ------------------------------------------------------------------------
@@ -421,12 +518,16 @@ def unnegatable(play: Play, scenario: gen.Scenario) -> None:
     """A 無効にならない effect is not negated by a jammer; the jammer is still used and paid."""
     note(scenario)
     trace = play.run(scenario)
-    for i in range(3):
+    steps = scenario["steps"]
+    u = gen.effect_step(scenario)
+    for i in range(len(steps)):
         accepted(trace, scenario, i)
-    jammer_user = scenario["steps"][2]["do"]["by"]
-    want = ex.used_once_more(ex.pay(trace.states[1], "j", jammer_user, effect_of(scenario, "j")),
+    user = steps[u]["do"]["by"]
+    used = ex.use(prelude(scenario, u), "e", user, effect_of(scenario, "e"))
+    want = ex.used_once_more(ex.pay(used, "j", ex.opponent(user), effect_of(scenario, "j")),
                              "j")
-    same(trace.states[2], want, 2, "a 無効にならない effect must survive the jammer")
+    same(trace.states[u + 1], want, u + 1, "a 無効にならない effect must survive the jammer",
+         seed=True)
 
 
 # -- metamorphic: renaming cards and swapping players -----------------------------------------
@@ -471,4 +572,4 @@ def renaming(play: Play, scenario: gen.Scenario) -> None:
 
 RULE_PROPERTIES = [negation_restores, jammer_chain, fired_never_jammed, jammer_window,
                    no_interrupts, battle_timing, non_battle_no_battle, attack_defense,
-                   cannot_use, unnegatable, renaming]
+                   cannot_use, removal, unnegatable, renaming]

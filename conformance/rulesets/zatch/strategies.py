@@ -74,26 +74,75 @@ def cost_of(effect: dict[str, Any]) -> int:
     return effect.get("cost", {}).get("mp", 0)
 
 
-# -- jammer •2, •1: one effect, one jammer, right after or later --------------------------
+# -- jammer •2: effects that discard a card or remove a lasting effect ----------------------
+
+@st.composite
+def touching_board(draw: Any, scenario: Scenario, effect: dict[str, Any]) -> Scenario:
+    """``scenario`` (whose first step is a ``pass`` before ``e`` is used), where ``e`` may
+    also discard a bystander card ``k`` (in either player's hand or field) and may remove
+    the 【ステイ】 or 【スタンバイ】 of a card ``s`` some player used first: what a negation
+    must then put back (jammer •2: the state before the effect resolved)."""
+    shape = draw(st.sampled_from(["none", "none", "discard", "remove", "both"]))
+    if shape in ("discard", "both"):
+        owner, zone = draw(PLAYER), draw(st.sampled_from(["hand", "field"]))
+        side = scenario["setup"].setdefault(owner, {})
+        side[zone] = [*side.get(zone, []), {"id": "k"}]
+        effect["do"] = [*effect.get("do", []), {"discard": {"card": "k"}}]
+    if shape in ("remove", "both"):
+        by = draw(PLAYER)
+        lasting: dict[str, Any]
+        if draw(st.booleans()):
+            what, lasting = "stay", {"stay": {"until": "end_of_turn"},
+                                     "do": [{"mp": {"player": "self", "amount": 1}}]}
+        else:
+            what, lasting = "standby", {"standby": {"when": "end_of_turn"},
+                                        "do": [{"damage": {"player": "opponent", "amount": 1}}]}
+        side = scenario["setup"].setdefault(by, {})
+        side["hand"] = [*side.get("hand", []), {"id": "s", "effect": lasting}]
+        effect["do"] = [*effect.get("do", []), {"remove": {"card": "s", "what": what}}]
+        scenario["steps"] = [use("s", by), *scenario["steps"]]
+    return scenario
+
+
+def effect_step(scenario: Scenario) -> int:
+    """The index of the step that uses ``e`` (after the prelude `touching_board` adds)."""
+    return next(i for i, s in enumerate(scenario["steps"]) if s["do"].get("use") == "e")
+
+
+# -- jammer •2, •1, nonbattle •6: one effect, one jammer, right after or later -------------
 
 @st.composite
 def negation_scenarios(draw: Any) -> Scenario:
-    user = draw(PLAYER)
+    user, turn = draw(PLAYER), draw(PLAYER)
     on_field = draw(st.booleans())
+    # one effect in three is a non-battle spell, used in the battle phase it may be used in
+    spell = draw(st.sampled_from([False, False, True]))
     effect = draw(ordinary_effect(on_field))
+    if spell:
+        effect = {"kind": "non_battle_spell",
+                  "side": "attack" if user == turn else "defense", **effect}
     if draw(st.booleans()):
         effect["usable_anyway"] = draw(st.sampled_from(["cannot_use", "regardless"]))
     j = draw(jammer("j"))
-    setup = {"turn": draw(PLAYER),
-             user: {"mp": cost_of(effect) + draw(st.integers(0, 2)),
-                    "damage": draw(st.integers(0, 2)),
-                    "field" if on_field else "hand": [{"id": "e", "effect": effect}]},
-             other(user): {"mp": cost_of(j["effect"]) + draw(st.integers(0, 2)), "hand": [j]}}
+    # nonbattle •6: mostly the jammer that can negate the effect, sometimes the other one
+    right = "non_battle_spells" if spell else "effects"
+    wrong = "effects" if spell else "non_battle_spells"
+    negates = draw(st.sampled_from([right, wrong] if spell else [right] * 3 + [wrong]))
+    if negates != "effects":
+        j["effect"]["negates"] = negates
+    setup: dict[str, Any] = {
+        "turn": turn,
+        user: {"mp": cost_of(effect) + draw(st.integers(0, 2)),
+               "damage": draw(st.integers(0, 2)),
+               "field" if on_field else "hand": [{"id": "e", "effect": effect}]},
+        other(user): {"mp": cost_of(j["effect"]) + draw(st.integers(0, 2)), "hand": [j]}}
+    if spell:
+        setup["phase"] = "battle"
     steps = [act("pass", other(user)), use("e", user)]
     if draw(st.integers(0, 3)) == 0:
         steps += [act("pass", other(user)), act("pass", user)]
     steps.append(use("j", other(user)))
-    return {"setup": setup, "steps": steps}
+    return draw(touching_board({"setup": setup, "steps": steps}, effect))
 
 
 # -- jammer •5: chains of jammers ------------------------------------------------------------
@@ -128,7 +177,7 @@ def chain_scenarios(draw: Any) -> Scenario:
     on_field = draw(st.booleans())
     effect = draw(ordinary_effect(on_field))
     costs = draw(st.lists(st.integers(0, 1), min_size=1, max_size=6))
-    return chain_scenario(effect, draw(PLAYER), on_field, costs)
+    return draw(touching_board(chain_scenario(effect, draw(PLAYER), on_field, costs), effect))
 
 
 # -- jammer •3: fired standby and on-field effects -------------------------------------------
@@ -271,6 +320,37 @@ def battle_scenarios(draw: Any) -> Scenario:
     return {"setup": setup, "steps": steps}
 
 
+# -- stay •3, standby •4: a removal effect ------------------------------------------------------
+
+@st.composite
+def removal_scenarios(draw: Any) -> Scenario:
+    """A few 【ステイ】 and 【スタンバイ】 effects put in force by either player, then a removal
+    naming one of those cards and (mostly its own) kind, then maybe the end of the turn,
+    where the stays still in force expire and the standbys still waiting fire."""
+    turn = draw(PLAYER)
+    setup: dict[str, Any] = {"turn": turn, "p1": {"hand": []}, "p2": {"hand": []}}
+    steps = []
+    lasting: dict[str, str] = {}
+    for i in range(1, draw(st.integers(1, 3)) + 1):
+        by, what = draw(PLAYER), draw(st.sampled_from(["stay", "standby"]))
+        effect: dict[str, Any] = {"do": [draw(INSTRUCTION)]}
+        effect[what] = {"until": "end_of_turn"} if what == "stay" else {"when": "end_of_turn"}
+        setup[by]["hand"].append({"id": f"s{i}", "effect": effect})
+        steps.append(use(f"s{i}", by))
+        lasting[f"s{i}"] = what
+    target = draw(st.sampled_from(sorted(lasting)))
+    what = lasting[target]
+    if draw(st.sampled_from([False, False, True])):   # sometimes the kind the card lacks
+        what = "standby" if what == "stay" else "stay"
+    remover = draw(PLAYER)
+    setup[remover]["hand"].append({"id": "r", "effect": {"do": [
+        {"remove": {"card": target, "what": what}}]}})
+    steps += [act("pass", other(remover)), use("r", remover)]
+    if draw(st.booleans()):
+        steps.append(act("end_turn", turn))
+    return {"setup": setup, "steps": steps}
+
+
 # -- 使えない •2: a restriction after effects were used -----------------------------------------
 
 @st.composite
@@ -297,11 +377,16 @@ def restriction_scenarios(draw: Any) -> Scenario:
 @st.composite
 def unnegatable_scenarios(draw: Any) -> Scenario:
     scenario = draw(negation_scenarios())
-    user = scenario["steps"][1]["do"]["by"]
-    side = scenario["setup"][user]
-    card = (side.get("field") or side.get("hand"))[0]
-    card["effect"]["unnegatable"] = True
-    scenario["steps"] = [act("pass", other(user)), use("e", user), use("j", other(user))]
+    u = effect_step(scenario)
+    user = scenario["steps"][u]["do"]["by"]
+    effect = next(c for c in scenario["setup"][user].get("field", [])
+                  + scenario["setup"][user].get("hand", []) if c["id"] == "e")["effect"]
+    effect["unnegatable"] = True
+    j = next(c for c in scenario["setup"][other(user)]["hand"] if c["id"] == "j")["effect"]
+    j.pop("negates", None)   # the jammer that could negate it, were it negatable
+    if effect.get("kind") == "non_battle_spell":
+        j["negates"] = "non_battle_spells"
+    scenario["steps"] = [*scenario["steps"][:u + 1], use("j", other(user))]
     return scenario
 
 
@@ -327,9 +412,18 @@ MIXED = st.one_of(window_scenarios(), timing_scenarios(), chain_scenarios(),
 
 def features(scenario: Scenario) -> set[str]:
     """The vocabulary features ``scenario`` uses: action kinds, effect kinds and keys,
-    instructions, costs, lasting shapes."""
+    instructions, costs, lasting shapes, and which jammer answered which kind of effect
+    (``negation:<negates>-vs-<kind>``: a jammer used right after the opponent used it)."""
     found: set[str] = set()
+    previous: dict[str, Any] = {}
     for step in scenario["steps"]:
+        do = step["do"]
+        if "use" in do and "use" in previous and do["by"] != previous["by"]:
+            answer, answered = _effect(scenario, do["use"]), _effect(scenario, previous["use"])
+            if answer.get("jammer") and "target" not in do:
+                found.add(f"negation:{answer.get('negates', 'effects')}-vs-"
+                          f"{answered.get('kind', 'ordinary')}")
+        previous = do
         found.add("action:" + next(iter(step["do"])))
         if "interrupt" in step["do"]:
             found.add("action:use.interrupt")
@@ -343,6 +437,13 @@ def features(scenario: Scenario) -> set[str]:
                 found |= {f"effect:{k}" for k in effect if k not in ("kind", "do")}
                 found |= {f"cost:{k}" for k in effect.get("cost", {})}
                 found |= {f"do:{next(iter(p))}" for p in effect.get("do", [])}
+                for part in effect.get("do", []):
+                    if "remove" in part:
+                        named = part["remove"]
+                        has = named["what"] in _effect(scenario, named["card"])
+                        found.add(f"remove:{named['what']}" if has else "remove:other-kind")
+                if "negates" in effect:
+                    found.add(f"negates:{effect['negates']}")
                 if "side" in effect:
                     found.add(f"side:{effect['side']}")
                 if "stay" in effect:
@@ -352,3 +453,12 @@ def features(scenario: Scenario) -> set[str]:
                 if "when" in effect:
                     found.add(f"on_field:{effect['when']}")
     return found
+
+
+def _effect(scenario: Scenario, cid: str) -> dict[str, Any]:
+    for player in PLAYERS:
+        for zone in ("hand", "field", "discard"):
+            for card in scenario["setup"].get(player, {}).get(zone, []):
+                if card["id"] == cid:
+                    return dict(card.get("effect", {}))
+    return {}
