@@ -235,7 +235,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        strict_readings=args.strict_readings,
                        allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
                        jobs=args.jobs, update_known_failures=args.update_known_failures)
-    progress = _Progress(quiet=args.quiet)
+    progress = _Progress(quiet=args.quiet, together=args.jobs > 1)
     report = certify(config, on_result=progress, on_start=_announce,
                      on_mutant=progress.mutant, on_plan=progress.planned)
     progress.done()
@@ -300,22 +300,26 @@ def _announce(catalogue: Any) -> None:
 class _Progress:
     """The run's phases (cases, properties, mutants) as `conformance._progress` shows them."""
 
-    def __init__(self, quiet: bool) -> None:
+    def __init__(self, quiet: bool, together: bool = False) -> None:
         from conformance._progress import Progress
 
         self.bar = Progress(quiet=quiet)
         self.plan: dict[str, int] = {}
+        self.together = together   # --jobs: cases and properties finish interleaved
 
     def planned(self, plan: dict[str, int]) -> None:
-        self.plan = plan
-        self._enter("cases" if plan.get("cases") else "properties")
+        self.plan = {**plan, "items": plan["cases"] + plan["properties"]}
+        self._enter(self._phase("case" if plan.get("cases") else "property"))
+
+    def _phase(self, kind: str) -> str:
+        return "items" if self.together else "cases" if kind == "case" else "properties"
 
     def _enter(self, phase: str) -> None:
         if self.bar.phase != phase:
             self.bar.start(phase, self.plan.get(phase, 0))
 
     def __call__(self, result: Result) -> None:
-        self._enter("cases" if result.kind == "case" else "properties")
+        self._enter(self._phase(result.kind))
         self.bar.step(result.status)
 
     def mutant(self, row: dict[str, Any]) -> None:

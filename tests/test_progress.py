@@ -40,3 +40,19 @@ def test_quiet_prints_nothing():
     out = io.StringIO()
     run_phases(Progress(out, quiet=True, tty=True))
     assert out.getvalue() == ""
+
+
+def test_with_jobs_cases_and_properties_are_one_phase(capsys, tmp_path):
+    """Workers finish cases and properties interleaved: one 'items' line, not a line per switch."""
+    from conformance._cli import main
+
+    argv = ["certify", "--engine", "reference", "--ruleset", "mtg", "--profile", "quick",
+            "--out", str(tmp_path / "o")]
+    assert main([*argv, "--jobs", "2"]) == 0
+    phases = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()
+              if line.startswith(("cases:", "properties:", "items:"))]
+    assert phases == ["items"]
+    assert main(argv) == 0
+    phases = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()
+              if line.startswith(("cases:", "properties:", "items:"))]
+    assert phases == ["cases", "properties"]
