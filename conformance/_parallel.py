@@ -2,8 +2,8 @@
 
 Each worker is forked from the run's process, so it starts with the suite
 already loaded; it starts its own engine (an engine holds one game at a time),
-shakes hands, and then takes items one at a time from a shared queue until
-none is left.  Slow items (properties) are queued first so the workers finish
+shakes hands, and then takes items one at a time (a shared count of the items
+taken) until none is left.  Slow items (properties) are queued first so the workers finish
 together.  Results come back as they are done; `certify` puts them back in
 catalogue order, so a report does not depend on the number of jobs.
 
@@ -43,16 +43,14 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
     context = multiprocessing.get_context("fork")
     items = runner.items()
     deadline = time.monotonic() + runner.profile.run_timeout
-    tasks: Any = context.SimpleQueue()
-    done: Any = context.Queue()
+    # The queue of items is an order fixed before the fork and a shared count of
+    # items taken: nothing to write into a pipe before any worker reads it.
     order = sorted(range(len(items)), key=lambda i: not isinstance(items[i], Property))
-    for index in order:
-        tasks.put(index)
-    args = (runner, items, deadline, make_engine, tasks, done)
+    taken: Any = context.Value("q", 0)
+    done: Any = context.Queue()
+    args = (runner, items, order, taken, deadline, make_engine, done)
     workers = [context.Process(target=_work, args=args, daemon=True)
                for _ in range(min(jobs, len(items)))]
-    for _ in workers:
-        tasks.put(None)
     for worker in workers:
         worker.start()
     outstanding = set(range(len(items)))
@@ -83,6 +81,15 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
                                                    "died (killed, or out of memory?)")
 
 
+def _next(order: list[int], taken: Any) -> int | None:
+    """Take the next item's index, or None when every item is taken."""
+    with taken.get_lock():
+        if taken.value >= len(order):
+            return None
+        taken.value += 1
+        return order[taken.value - 1]
+
+
 def leave_interrupts_to_parent() -> None:
     """In a worker: Ctrl-C is the parent's, which stops every worker and keeps what is
     done; the parent's terminate() (SIGTERM) must end the worker."""
@@ -90,14 +97,14 @@ def leave_interrupts_to_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _work(runner: Runner, items: list[Item], deadline: float,
-          make_engine: Callable[[], Engine], tasks: Any, done: Any) -> None:
-    """One worker: its own engine, items until the queue says stop."""
+def _work(runner: Runner, items: list[Item], order: list[int], taken: Any, deadline: float,
+          make_engine: Callable[[], Engine], done: Any) -> None:
+    """One worker: its own engine, the next item in ``order`` until none is left."""
     leave_interrupts_to_parent()
     mine = runner.on(make_engine())
     try:
         mine.handshake()
-        for index in iter(tasks.get, None):
+        while (index := _next(order, taken)) is not None:
             done.put(("result", index, mine.run_item(items[index], deadline)))
     finally:
         mine.engine.close()

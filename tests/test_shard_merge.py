@@ -111,3 +111,30 @@ def test_a_worker_that_dies_loses_only_its_item(tmp_path):
     assert status["toy/add/two-plus-three"][0] == "error"
     assert "worker process" in status["toy/add/two-plus-three"][1]
     assert code == 2 and report["complete"]
+
+
+def test_jobs_handle_more_items_than_a_pipe_holds(tmp_path):
+    """Thousands of items (a catalogue 16 times ours): the run must not wait on itself."""
+    import threading
+
+    from toy import ToyEngine, write_catalogue
+
+    from conformance._catalogue import load_catalogue
+    from conformance._loading import InProcessEngine
+    from conformance._parallel import parallel_results
+    from conformance._runner import Runner
+    from conformance._settings import get_profile
+
+    catalogue = load_catalogue(write_catalogue(tmp_path / "cases"))
+    runner = Runner(catalogue, InProcessEngine(ToyEngine, "python:toy:ToyEngine"),
+                    "python:toy:ToyEngine", get_profile("quick"))
+    runner.handshake()
+    many = catalogue.cases * 5000           # 10,000 items
+    runner.items = lambda: many             # type: ignore[method-assign]
+    results: list = []
+    worker = threading.Thread(target=lambda: results.extend(parallel_results(
+        runner, lambda: InProcessEngine(ToyEngine, "python:toy:ToyEngine"), 2)), daemon=True)
+    worker.start()
+    worker.join(timeout=120)
+    assert not worker.is_alive(), "the --jobs run hung"
+    assert len(results) == len(many) and {r.status for r in results} == {"pass"}
