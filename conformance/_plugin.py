@@ -99,6 +99,8 @@ class _Conformance:
         self.problems: list[dict[str, str]] = []
         self.report: dict[str, Any] | None = None
         self._runner: Any = None
+        self._sent_engine = False   # what this process already sent with a report
+        self._sent_problems = 0
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
 
@@ -146,9 +148,16 @@ class _Conformance:
         report = yield
         result = getattr(item, "result", None)
         if call.when == "call" and result is not None:
-            report.conformance = {"result": result.to_json(),
-                                  "engine": self.runner.engine_info,
-                                  "problems": self.runner.problems}
+            data: dict[str, Any] = {"result": result.to_json()}
+            # the engine's hello (the reference engine's lists 231 mutants) and the
+            # problems travel once, not with every one of thousands of items
+            if not self._sent_engine:
+                data["engine"] = self.runner.engine_info
+                self._sent_engine = True
+            if len(self.runner.problems) > self._sent_problems:
+                data["problems"] = self.runner.problems[self._sent_problems:]
+                self._sent_problems = len(self.runner.problems)
+            report.conformance = data
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -158,8 +167,8 @@ class _Conformance:
         if data is None:
             return
         self.results.append(Result.from_json(data["result"]))
-        self.engine_info = data["engine"]
-        self.problems += [p for p in data["problems"] if p not in self.problems]
+        self.engine_info = data.get("engine", self.engine_info)
+        self.problems += [p for p in data.get("problems", ()) if p not in self.problems]
 
     def pytest_report_header(self, config: pytest.Config) -> str:
         return (f"conformance: engine {self.spec}; catalogue {self.catalogue.where} "
