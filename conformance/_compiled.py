@@ -11,6 +11,7 @@ jsonschema on real and mutated documents.
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -50,9 +51,9 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     Generating and compiling the code of a ruleset vocabulary takes a few
     hundred ms, more than loading the whole catalogue; like ``__pycache__``,
     the code object is kept under `cache_dir`, keyed by the schemas' content
-    (``identity`` names this one, ``library_digest`` what it may reference),
-    this module's source and the versions of Python and fastjsonschema, so
-    only the first run pays.  ``library`` maps each referenced schema's ``$id``
+    (``identity`` names this one, with its form; ``library_digest`` what it may
+    reference), this module's source and the versions of Python and
+    fastjsonschema, so only the first run pays.  ``library`` maps each referenced schema's ``$id``
     to it.
     """
     import fastjsonschema
@@ -67,8 +68,11 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
                                                 use_formats=False)
         return name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
 
-    key = hashlib.sha256(" ".join([identity, library_digest, _own_digest(), fastjsonschema.VERSION,
-                                   sys.version]).encode()).hexdigest()
+    # the schema's own form too: how a caller roots an entry may change with no
+    # schema file changing (a stale code object would then judge wrongly)
+    form = hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
+    key = hashlib.sha256(" ".join([identity, form, library_digest, _own_digest(),
+                                   fastjsonschema.VERSION, sys.version]).encode()).hexdigest()
     name, code = _cache.cached("schema", key, make)
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # noqa: S102 - code generated here from our own schemas

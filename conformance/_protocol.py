@@ -47,23 +47,28 @@ def schemas() -> dict[str, dict[str, Any]]:
 
 #: The compiled check of each protocol schema by name, looked up once per message
 #: without `_schemas.check`'s argument hashing: it runs twice on every round trip.
-_CHECKS: dict[str, _schemas.Check] = {}
+_CHECKS: dict[tuple[str, str | None], _schemas.Check] = {}
 
 
-def problem(name: str, message: Any) -> str | None:
-    """Why ``message`` does not match schema ``name``, in one line; None if it does.
-
-    The compiled check answers; the full validator only words a failure.
+def problem(name: str, message: Any, entry: str | None = None) -> str | None:
+    """Why ``message`` does not match schema ``name`` (or its ``$defs/<entry>``), in one
+    line; None if it does.  The compiled check answers; the full validator only words
+    a failure.
     """
-    check = _CHECKS.get(name)
+    check = _CHECKS.get((name, entry))
     if check is None:
-        check = _CHECKS[name] = _schemas.check(*_SCHEMA_DIR, f"{name}.json")
+        check = _CHECKS[name, entry] = _schemas.check(*_SCHEMA_DIR, f"{name}.json",
+                                                      entry=entry)
     if check(message):
         return None
-    error = _schemas.best_error(message, *_SCHEMA_DIR, f"{name}.json")
+    error = _schemas.best_error(message, *_SCHEMA_DIR, f"{name}.json", entry=entry)
     if error is None:
         return None
     return f"{error.json_path}: {error.message:.300}"
+
+
+#: The reply schema of each command; its ``$defs/answer`` is the ``ok`` part.
+_REPLY = {cmd: f"reply-{cmd}" for cmd in COMMANDS}
 
 
 def check_answer(cmd: str, answer: Any) -> Any:
@@ -77,11 +82,11 @@ def check_answer(cmd: str, answer: Any) -> Any:
     checked = answer
     if cmd == "hello" and isinstance(answer, dict):
         checked = {"protocol": PROTOCOL_VERSION, **answer}  # in-process engines need not say
-    why = problem(f"reply-{cmd}", {"seq": 1, "ok": checked})
+    why = problem(_REPLY[cmd], checked, "answer")
     if why:
         raise ProtocolViolation(
             f"{cmd}() answered {_short(answer)}, which does not match reply-{cmd}.json at "
-            f"{why.replace('$.ok', '$', 1)}; see docs/protocol.md for the shape of the answer")
+            f"{why}; see docs/protocol.md for the shape of the answer")
     return normalize(cmd, checked)
 
 

@@ -110,10 +110,18 @@ def shard_of(item_id: str, shards: int) -> int:
 
 def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None) -> str:
     """A copy-paste shell command that reruns exactly one case or property."""
-    argv = ["conformance", "run", "--engine", engine_spec, "--select", item_id]
-    if cases_root is not None and not _is_default_root(str(cases_root), os.getcwd()):
-        argv += ["--cases", str(cases_root)]
-    return shlex.join(argv)
+    root = None if cases_root is None else str(cases_root)
+    head, tail = _rerun_around(engine_spec, root, os.getcwd())
+    return f"{head} {shlex.quote(item_id)}{tail}"
+
+
+@functools.cache
+def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
+    """What a rerun command holds before and after the item id (the same for every item)."""
+    head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
+    if cases_root is None or _is_default_root(cases_root, cwd):
+        return head, ""
+    return head, " " + shlex.join(["--cases", cases_root])
 
 
 # Resolving paths walks the file system: do it once per folder, not once per

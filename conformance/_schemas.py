@@ -75,8 +75,16 @@ def _library_confusable() -> bool:
     return any(_compiled.confusable(schema) for schema in _by_id().values())
 
 
+#: What an entry's schema keeps of its file: identity and definitions, not the
+#: file's own constraints (a reply file's ``seq`` does not bind its answer).
+_FILE_KEYS = ("$schema", "$id", "$defs")
+
+
 def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
-    return schema if entry is None else {**schema, "$ref": f"#/$defs/{entry}"}
+    """The schema, or (``entry``) one of its ``$defs`` as the root of that file."""
+    if entry is None:
+        return schema
+    return {**{k: schema[k] for k in _FILE_KEYS if k in schema}, "$ref": f"#/$defs/{entry}"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,8 +116,7 @@ def check(*parts: str, entry: str | None = None) -> Check:
         return full.is_valid
     import fastjsonschema
 
-    form = prepared.form if entry is None else _compiled.rewrite(
-        {**prepared.form, "$ref": f"#/$defs/{entry}"})
+    form = prepared.form if entry is None else _compiled.rewrite(_rooted(prepared.form, entry))
     compiled = _compiled.compile_check(form, f"{prepared.digest} {entry}", _by_id(),
                                        _library_digest())
     invalid = fastjsonschema.JsonSchemaException

@@ -183,6 +183,27 @@ def test_the_in_process_adapter_checks_answers_with_the_protocol_schemas(hello, 
     assert where in caught.value.message
 
 
+@pytest.mark.parametrize("name", [n for n in PROTOCOL if n.startswith("reply-")
+                                  and "answer" in _schemas.load("schemas", "protocol",
+                                                                f"{n}.json").get("$defs", {})])
+def test_an_answer_is_checked_by_its_own_entry_without_the_reply_around_it(name):
+    # the in-process adapter checks what an engine returned against $defs/answer: the
+    # reply's own required seq must not bind it, in the compiled check or in jsonschema
+    answer = MESSAGES[name]["ok"]
+    assert agree(answer, "schemas", "protocol", f"{name}.json", entry="answer")
+    assert _schemas.check("schemas", "protocol", f"{name}.json", entry="answer")(answer)
+
+
+def test_compiled_code_is_cached_by_the_schema_it_was_made_from():
+    # the same identity with another form must not reuse the code of the first
+    strict = _compiled.compile_check({"type": "integer"}, "same name", {}, "")
+    loose = _compiled.compile_check({"type": "string"}, "same name", {}, "")
+    strict(3)
+    loose("x")
+    with pytest.raises(Exception, match="must"):
+        loose(3)
+
+
 def test_importing_the_package_imports_no_validator_parser_or_hypothesis():
     code = ("import sys, conformance, conformance._plugin; "
             "print(json.dumps(sorted(m for m in ('jsonschema', 'fastjsonschema', 'yaml', "

@@ -1,0 +1,119 @@
+"""The in-process adapter hands the engine, and takes back, exactly what JSON would.
+
+`_loading._json_copy` takes a fast path for plain data; these tests hold it to
+the JSON round trip it stands for, on generated values of every JSON-ish shape
+(tuples, non-str keys, floats, subclasses, sets) and on what engines answer.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance._engine import ProtocolViolation
+from conformance._loading import InProcessEngine, _decode, _encode, _json_copy
+
+
+class Colour(enum.IntEnum):
+    RED = 1
+
+
+class Name(str):
+    pass
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5),
+                    st.floats(allow_nan=False), st.just(Colour.RED), st.just(Name("x")))
+keys = st.one_of(st.text(max_size=4), st.integers(-3, 3), st.booleans(), st.just(Name("k")))
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.lists(inner, max_size=4).map(tuple),
+                            st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=20)
+
+
+@given(values)
+def test_the_copy_is_the_json_round_trip(value):
+    copied = _json_copy(value)
+    assert copied == _decode(_encode(value))
+    assert _encode(copied) == _encode(value)  # same types too: no tuple, no int key left
+    assert type(copied) is type(_decode(_encode(value)))
+
+
+@given(st.recursive(st.text(max_size=3), lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3))))
+def test_the_copy_shares_no_container_with_the_original(value):
+    copied = _json_copy(value)
+
+    def containers(v):
+        if isinstance(v, dict):
+            yield id(v)
+            for x in v.values():
+                yield from containers(x)
+        elif isinstance(v, list):
+            yield id(v)
+            for x in v:
+                yield from containers(x)
+    assert not set(containers(copied)) & set(containers(value))
+
+
+def test_what_json_cannot_carry_still_fails():
+    with pytest.raises(TypeError):
+        _json_copy({"cards": {1, 2}})
+    loop: list = []
+    loop.append(loop)
+    with pytest.raises(RecursionError):
+        _json_copy(loop)
+    assert math.isnan(_json_copy([float("nan")])[0])  # as json.loads(json.dumps(...)) gives
+
+
+class Aliasing:
+    """An engine that hands out its own mutable state and mutates its arguments."""
+
+    def __init__(self):
+        self.state = {"cards": {"c1": {"names": ("Blade",)}}, "players": {}}
+
+    def hello(self):
+        return {"name": "aliasing", "version": "0", "rulesets": ["vision"]}
+
+    def start(self, ruleset, setup):
+        setup.clear()
+
+    def act(self, action):
+        action["mutated"] = True
+        return {"accepted": True, "events": ({"type": "x"},)}
+
+    def observe(self):
+        return self.state
+
+    def close(self):
+        pass
+
+
+def test_an_engine_can_neither_alias_nor_mutate_through_the_adapter():
+    engine = InProcessEngine(Aliasing, "python:x:Aliasing")
+    setup, action = {"p1": {}}, {"play": "c1"}
+    engine.start("vision", setup)
+    reply = engine.act(action)
+    assert setup == {"p1": {}} and action == {"play": "c1"}
+    assert reply["events"] == [{"type": "x"}]       # a tuple arrives as the list JSON makes
+    state = engine.observe()
+    assert state["cards"]["c1"]["names"] == ["Blade"]
+    state["cards"]["c1"]["names"].append("changed")
+    assert engine.observe()["cards"]["c1"]["names"] == ["Blade"]
+
+
+def test_garbage_from_an_in_process_engine_is_a_protocol_violation():
+    class Garbage(Aliasing):
+        def observe(self):
+            return {"cards": {"c1": {"names": {"a set"}}}}
+
+    engine = InProcessEngine(Garbage, "python:x:Garbage")
+    engine.start("vision", {})
+    with pytest.raises(ProtocolViolation, match="not JSON data"):
+        engine.observe()
