@@ -8,6 +8,7 @@ data (dicts, lists, str, int, bool, None).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from conformance._errors import ConformanceError
@@ -48,6 +49,41 @@ class Engine(Protocol):
 
     def close(self) -> None:
         """Release resources.  Called once, also after errors."""
+
+
+#: One step of a game played in one go: the action, and whether the state after it is
+#: wanted.  What it gave: the act answer, and that state (None when not wanted).
+Step = tuple[dict[str, Any], bool]
+Outcome = tuple[dict[str, Any], "dict[str, Any] | None"]
+
+
+def play(engine: Engine, ruleset: str, setup: dict[str, Any],
+         steps: Sequence[Step]) -> list[Outcome]:
+    """A fresh game of ``ruleset`` and every step played on it, in order.
+
+    One round trip on an engine that ``batches`` (a subprocess whose hello
+    offers the ``play`` capability, docs/protocol.md), otherwise ``start``,
+    then ``act`` and, where wanted, ``observe`` per step.  Either way the
+    first `Unsupported` or `EngineFault` is raised.
+    """
+    if getattr(engine, "batches", False):
+        outcomes: list[Outcome] = engine.play(ruleset, setup, steps)  # type: ignore[attr-defined]
+        return outcomes
+    return play_stepwise(engine, ruleset, setup, steps)
+
+
+def play_stepwise(engine: Engine, ruleset: str, setup: dict[str, Any],
+                  steps: Sequence[Step]) -> list[Outcome]:
+    """`play` one request at a time (what every engine answers)."""
+    engine.start(ruleset, setup)
+    # an engine that would bring the state along with every act (the subprocess
+    # adapter) is told which steps do not want it
+    blind = getattr(engine, "act_without_state", engine.act)
+    outcomes: list[Outcome] = []
+    for action, wanted in steps:
+        reply = (engine.act if wanted else blind)(action)
+        outcomes.append((reply, engine.observe() if wanted else None))
+    return outcomes
 
 
 class Unsupported(ConformanceError):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import json
 import shlex
 import traceback
 from typing import Any
@@ -81,52 +80,6 @@ def _import_factory(target: str) -> Any:
         raise UsageError(f"module {module_name!r} has no {attr!r}") from None
 
 
-#: The JSON round trip of every argument and answer, built once: no escaping of
-#: the seeds' Japanese text and no cycle bookkeeping (a cycle still fails, as
-#: RecursionError).  `_plain` takes the common path without it.
-_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False,
-                           separators=(",", ":")).encode
-_decode = json.JSONDecoder().decode
-
-
-class _Unusual(Exception):
-    """A value `_plain` leaves to the JSON round trip (a float, a subclass, a non-str key)."""
-
-
-def _plain(value: Any) -> Any:
-    """``_decode(_encode(value))``, twice as fast for the data engines answer.
-
-    Dicts with str keys, lists, tuples (which become lists), str, int, bool and
-    None are copied here; anything else raises `_Unusual`, and the caller does
-    the real round trip, so the result is exactly the JSON one either way.
-    """
-    kind = type(value)
-    if kind is dict:
-        out = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _Unusual
-            if (t := type(item)) is str or t is int or t is bool or item is None:
-                out[key] = item
-            else:
-                out[key] = _plain(item)
-        return out
-    if kind is list or kind is tuple:
-        return [item if (t := type(item)) is str or t is int or t is bool or item is None
-                else _plain(item) for item in value]
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    raise _Unusual
-
-
-def _json_copy(value: Any) -> Any:
-    """What a value becomes on the wire and back (raises as the JSON encoder does)."""
-    try:
-        return _plain(value)
-    except _Unusual:
-        return _decode(_encode(value))
-
-
 class InProcessEngine:
     """Wraps a Python engine so its exceptions and garbage become `EngineFault`s.
 
@@ -151,7 +104,7 @@ class InProcessEngine:
         try:
             if not wire:
                 return fn(*args)
-            answer = fn(*[_json_copy(a) for a in args])
+            answer = fn(*[_protocol.json_copy(a) for a in args])
         except (Unsupported, EngineFault):
             raise
         except Exception as exc:  # an engine bug is a result, not a harness crash
@@ -160,7 +113,7 @@ class InProcessEngine:
                 f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=8)
             ) from exc
         try:
-            return _json_copy(answer)
+            return _protocol.json_copy(answer)
         except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: a cycle
             raise ProtocolViolation(
                 f"{fn.__name__}() answered something that is not JSON data: {exc}; "

@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from conformance._engine import Engine, Unsupported
+from conformance._engine import Engine, Unsupported, play
 from conformance._matching import event_matches
 from conformance._results import Mismatch
 
@@ -104,16 +104,15 @@ class Play:
         if not self._supported and len(self._unsupported) >= GIVE_UP_AFTER:
             raise NothingSupported(self._unsupported[0])
         try:
-            self.engine.start(self.ruleset, scenario["setup"])
-            replies, states = [], []
-            for step in scenario["steps"]:
-                replies.append(self.engine.act(step["do"]))
-                states.append(self.engine.observe())
+            # one round trip where the engine offers play (docs/protocol.md)
+            outcomes = play(self.engine, self.ruleset, scenario["setup"],
+                            [(step["do"], True) for step in scenario["steps"]])
         except Unsupported as exc:
             self._unsupported.append(exc.reason)
             raise
         self._supported += 1
-        return Trace(replies, states)
+        return Trace([reply for reply, _ in outcomes],
+                     [state for _, state in outcomes])  # type: ignore[misc]
 
     @property
     def reference(self) -> Play:

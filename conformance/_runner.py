@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, Phase
 from hypothesis.errors import Unsatisfiable
 
 from conformance._catalogue import Case, Catalogue, Rule, default_root
-from conformance._engine import Engine, EngineFault, Unsupported
+from conformance._engine import Engine, EngineFault, EngineTimeout, Unsupported
 from conformance._matching import match_step, needs_state
 from conformance._properties import (
     NothingSupported,
@@ -238,6 +238,10 @@ class Runner:
             return self._result(case, status="skip",
                                 message=f"engine does not claim ruleset {case.ruleset!r}")
         began = time.perf_counter()
+        if getattr(self.engine, "batches", False):
+            result = self._run_case_in_one(case, began)
+            if result is not None:
+                return result
         step_no = 0
         # An engine that would otherwise bring the state along with every act
         # (the subprocess adapter) is told which steps assert nothing about it.
@@ -251,20 +255,48 @@ class Runner:
                 state = self.engine.observe() if wanted else None
                 mismatches = match_step(expect, reply, state, f"step {step_no}")
                 if mismatches:
-                    return self._result(
-                        case, status="fail", step=step_no, mismatches=mismatches,
-                        message=_first_line(mismatches), duration=time.perf_counter() - began,
-                        location=_location(case, step_no))
+                    return self._failed(case, step_no, mismatches, began)
         except Unsupported as exc:
             return self._result(case, status="skip", step=step_no or None,
                                 message=f"unsupported: {exc.reason}",
                                 duration=time.perf_counter() - began)
         except EngineFault as exc:
-            return self._result(case, status="error", step=step_no or None,
-                                message=f"{type(exc).__name__}: {exc.message}",
-                                stderr=exc.stderr[-STDERR_KEEP:],
-                                duration=time.perf_counter() - began)
+            return self._broke(case, exc, began, step_no or None)
         return self._result(case, status="pass", duration=time.perf_counter() - began)
+
+    def _run_case_in_one(self, case: Case, began: float) -> Result | None:
+        """The case as one ``play`` request, judged step by step as `run_case` would.
+
+        None when the play was skipped or broke: the caller then replays the case
+        one request at a time, which names the step (and stops at an earlier
+        mismatch, as a case does).  A timeout is the result at once, as replaying
+        it would cost another timeout.
+        """
+        steps = [(step["do"], needs_state(step.get("expect", {}))) for step in case.steps]
+        try:
+            outcomes = self.engine.play(case.ruleset, case.setup, steps)  # type: ignore[attr-defined]
+        except EngineTimeout as exc:
+            return self._broke(case, exc, began, None)
+        except (Unsupported, EngineFault):
+            return None
+        for step_no, (step, (reply, state)) in enumerate(zip(case.steps, outcomes, strict=True),
+                                                       start=1):
+            mismatches = match_step(step.get("expect", {}), reply, state, f"step {step_no}")
+            if mismatches:
+                return self._failed(case, step_no, mismatches, began)
+        return self._result(case, status="pass", duration=time.perf_counter() - began)
+
+    def _failed(self, case: Case, step_no: int, mismatches: list[Mismatch],
+                began: float) -> Result:
+        return self._result(case, status="fail", step=step_no, mismatches=mismatches,
+                            message=_first_line(mismatches), duration=time.perf_counter() - began,
+                            location=_location(case, step_no))
+
+    def _broke(self, case: Case, exc: EngineFault, began: float, step_no: int | None) -> Result:
+        return self._result(case, status="error", step=step_no,
+                            message=f"{type(exc).__name__}: {exc.message}",
+                            stderr=exc.stderr[-STDERR_KEEP:],
+                            duration=time.perf_counter() - began)
 
     def run_property(self, prop: Property) -> Result:
         if (unstarted := self._unstarted(prop)) is not None:

@@ -41,8 +41,11 @@ from conformance._engine import (
     EngineFault,
     EngineReportedError,
     EngineTimeout,
+    Outcome,
     ProtocolViolation,
+    Step,
     Unsupported,
+    play_stepwise,
 )
 from conformance._errors import UsageError
 
@@ -69,6 +72,7 @@ class SubprocessEngine:
     the ``hello`` reply.  A reply line longer than ``max_reply_bytes`` is a
     protocol violation; ``stderr_limit`` bytes of stderr tail are kept.
     ``memory_limit_mb`` caps the child's address space (POSIX only).
+    ``play=False`` never sends ``play``, even to an engine that offers it.
     """
 
     def __init__(
@@ -82,6 +86,7 @@ class SubprocessEngine:
         memory_limit_mb: int | None = None,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        play: bool = True,
     ) -> None:
         if isinstance(argv, str | bytes) or not argv or not all(isinstance(a, str) for a in argv):
             raise UsageError(
@@ -111,6 +116,7 @@ class SubprocessEngine:
         self._startup_failures = 0
         self._closed = False
         self._state: dict[str, Any] | None = None  # what the last act said observe would
+        self._use_play = play
 
     # -- the Engine protocol ---------------------------------------------------------
 
@@ -157,6 +163,42 @@ class SubprocessEngine:
             return state
         observed: dict[str, Any] = self._request("observe", {})
         return observed
+
+    @property
+    def batches(self) -> bool:
+        """Whether `play` is one round trip: the engine's hello offered ``play``."""
+        return self._use_play and self._offers(_protocol.PLAY)
+
+    def play(self, ruleset: str, setup: dict[str, Any],
+             steps: Sequence[Step]) -> list[Outcome]:
+        """A fresh game and every step, in one ``play`` request when the engine offers it.
+
+        The reply is checked like every other (reply-play.json), and it must
+        hold one act reply per step, with the state where a step asked for it.
+        Without the capability this is `conformance._engine.play_stepwise`.
+        """
+        if not self.batches:
+            return play_stepwise(self, ruleset, setup, steps)
+        self._state = None
+        self._ensure_running()
+        answer = self._request("play", {"ruleset": ruleset, "setup": setup, "steps": [
+            {"action": action, "observe": True} if wanted else {"action": action}
+            for action, wanted in steps]})
+        replies = answer["replies"]
+        where = f"play (seq {self._seq})"
+        if len(replies) != len(steps):
+            self._fault(ProtocolViolation,
+                        f"answered {where} with {len(replies)} replies to {len(steps)} steps; "
+                        "answer one act reply per step, in order")
+        outcomes: list[Outcome] = []
+        for number, ((_, wanted), reply) in enumerate(zip(steps, replies, strict=True), start=1):
+            state = reply.get("state") if wanted else None
+            if wanted and state is None:
+                self._fault(ProtocolViolation,
+                            f"answered {where} without the state of step {number}, which "
+                            "asked observe: true; a play reply carries every state it asks for")
+            outcomes.append((_protocol.normalize("act", reply), state))
+        return outcomes
 
     def close(self) -> None:
         """Send ``stop``, give the engine `STOP_GRACE` seconds, then kill. Never hangs."""
@@ -227,8 +269,10 @@ class SubprocessEngine:
 
     @property
     def _observe_in_act(self) -> bool:
-        return bool(self._info and self._info["capabilities"].get(_protocol.OBSERVE_IN_ACT)
-                    is True)
+        return self._offers(_protocol.OBSERVE_IN_ACT)
+
+    def _offers(self, capability: str) -> bool:
+        return bool(self._info and self._info["capabilities"].get(capability) is True)
 
     def _request(self, cmd: str, fields: dict[str, Any], timeout: float | None = None) -> Any:
         """Send one request and return the ``ok`` result of its validated reply."""

@@ -15,7 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance._engine import ProtocolViolation
-from conformance._loading import InProcessEngine, _decode, _encode, _json_copy
+from conformance._loading import InProcessEngine
+from conformance._protocol import _decode, _encode
+from conformance._protocol import json_copy as _json_copy
 
 
 class Colour(enum.IntEnum):

@@ -77,7 +77,8 @@ def test_a_session_is_answered_in_order_and_closes_the_engine():
     replies = converse(engine, *SESSION, {"seq": 6, "cmd": "observe"})
     assert [r["seq"] for r in replies] == [1, 2, 3, 4, 5]  # nothing after stop
     assert replies[0]["ok"] == {"name": "rec", "version": "1", "rulesets": ["vision"],
-                                "capabilities": {"observe_in_act": True}, "protocol": 1}
+                                "capabilities": {"observe_in_act": True, "play": True},
+                                "protocol": 1}
     assert replies[1] == {"seq": 2, "ok": None}
     assert replies[2]["ok"] == {"accepted": True, "events": [{"echo": {"play": "s1"}}],
                                 "reason": None}

@@ -109,6 +109,8 @@ MESSAGES = {
     "request-start": {"seq": 2, "cmd": "start", "ruleset": "vision", "setup": {}},
     "request-act": {"seq": 3, "cmd": "act", "action": {"pass": "p1"}, "observe": True},
     "request-observe": {"seq": 4, "cmd": "observe"},
+    "request-play": {"seq": 6, "cmd": "play", "ruleset": "vision", "setup": {},
+                     "steps": [{"action": {"pass": "p1"}}, {"action": {}, "observe": True}]},
     "request-stop": {"seq": 5, "cmd": "stop"},
     "reply-hello": {"seq": 1, "ok": {"name": "e", "version": "1", "rulesets": ["vision"],
                                      "capabilities": {}, "protocol": 1}},
@@ -116,6 +118,8 @@ MESSAGES = {
     "reply-act": {"seq": 3, "ok": {"accepted": True, "events": [{"x": 1}], "reason": None,
                                    "state": {"cards": {}}}},
     "reply-observe": {"seq": 4, "ok": {"cards": {}, "players": {}}},
+    "reply-play": {"seq": 6, "ok": {"replies": [{"accepted": True}, {
+        "accepted": False, "events": [], "reason": "no", "state": {"cards": {}}}]}},
     "reply-stop": {"seq": 5, "ok": None},
     "reply-skipped": {"seq": 3, "skipped": {"reason": "not modelled"}},
     "reply-error": {"seq": None, "error": {"message": "boom", "traceback": "..."}},

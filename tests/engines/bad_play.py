@@ -1,0 +1,34 @@
+"""The tiny Python engine behind `serve`, whose play replies break one rule.
+
+    python bad_play.py short|stateless
+
+``short`` drops the last step's reply; ``stateless`` drops every state.
+"""
+
+import json
+import sys
+
+from python_engine import TinyEngine
+
+from conformance._protocol import encode, handle
+
+
+def main(mode: str) -> None:
+    engine = TinyEngine()
+    for line in sys.stdin.buffer:
+        reply, stop = handle(engine, line)
+        if json.loads(line).get("cmd") == "play" and "ok" in reply:
+            replies = reply["ok"]["replies"]
+            if mode == "short":
+                replies.pop()
+            else:
+                for step in replies:
+                    step.pop("state", None)
+        sys.stdout.buffer.write(encode(reply))
+        sys.stdout.buffer.flush()
+        if stop:
+            return
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,202 @@
+"""The optional ``play`` capability: a fresh game and all its actions in one round trip.
+
+A case or a property scenario becomes one request to an engine that offers
+it.  What the runner concludes must not change: the same results, the step a
+case broke at, the first mismatch.  A play that is skipped or breaks is
+replayed one request at a time to name the step; a timeout is not.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from test_protocol_serve import Recorder, converse
+
+from conformance import EngineReportedError, EngineTimeout, ProtocolViolation, Unsupported
+from conformance._catalogue import Case, Catalogue
+from conformance._engine import play, play_stepwise
+from conformance._protocol import PLAY, handle
+from conformance._runner import Runner, Selection
+from conformance._settings import get_profile
+from conformance._subprocess import SubprocessEngine
+
+ENGINES = Path(__file__).parent / "engines"
+HELLO = {"seq": 1, "cmd": "hello", "protocol": 1}
+
+
+def play_request(seq=2, steps=({"action": {"x": 1}}, {"action": {"x": 2}, "observe": True})):
+    return {"seq": seq, "cmd": "play", "ruleset": "vision", "setup": {"board": 1},
+            "steps": list(steps)}
+
+
+def test_serve_offers_play_and_answers_every_step_with_the_states_asked_for():
+    engine = Recorder(observe={"cards": {"t1": {"damage": 4}}})
+    hello, played = converse(engine, HELLO, play_request())
+    assert hello["ok"]["capabilities"][PLAY] is True
+    first, second = played["ok"]["replies"]
+    assert first == {"accepted": True, "events": [{"echo": {"x": 1}}], "reason": None}
+    assert second["state"] == {"cards": {"t1": {"damage": 4}}}
+    assert engine.calls == ["hello", "start", "act", "act", "observe", "close"]
+
+
+def test_an_engine_may_turn_play_off():
+    engine = Recorder(hello={"name": "rec", "version": "1", "rulesets": ["vision"],
+                             "capabilities": {PLAY: False}})
+    reply, _ = handle(engine, b'{"seq": 1, "cmd": "hello", "protocol": 1}')
+    assert reply["ok"]["capabilities"][PLAY] is False
+
+
+@pytest.mark.parametrize(("answers", "outcome"), [
+    ({"start": Unsupported("no such board")}, "skipped"),
+    ({"act": Unsupported("no such action")}, "skipped"),
+    ({"act": KeyError("t9")}, "error"),
+    ({"observe": {"not": "checked"} and ["not", "a", "state"]}, "error"),
+])
+def test_a_step_that_cannot_be_played_ends_the_whole_play(answers, outcome):
+    (reply,) = converse(Recorder(**answers), play_request())
+    assert outcome in reply
+
+
+class Scripted:
+    """An engine object the runner drives; ``play`` fails as the test says."""
+
+    batches = True
+
+    def __init__(self, fail_play=None, fail_act=None):
+        self.fail_play, self.fail_act = fail_play, fail_act
+        self.calls: list[str] = []
+
+    def hello(self):
+        return {"name": "s", "version": "1", "rulesets": ["vision"], "capabilities": {}}
+
+    def play(self, ruleset, setup, steps):
+        self.calls.append("play")
+        if self.fail_play is not None:
+            raise self.fail_play
+        return play_stepwise(self, ruleset, setup, steps)
+
+    def start(self, ruleset, setup):
+        self.calls.append("start")
+
+    def act(self, action):
+        self.calls.append(f"act {action['n']}")
+        if action["n"] == 2 and self.fail_act is not None:
+            raise self.fail_act
+        return {"accepted": action["n"] != 3, "events": [], "reason": "no"}
+
+    def observe(self):
+        self.calls.append("observe")
+        return {"cards": {"t1": {"damage": 4}}, "players": {}}
+
+    def close(self):
+        pass
+
+
+def run(engine, *steps):
+    case = Case(id="vision/x", title="x", ruleset="vision", rules=(), source={}, notes="",
+                flags=(), setup={}, steps=steps, path="x.yaml", line=1)
+    runner = Runner(Catalogue(Path("."), {}, [case], [], ""), engine, "test",
+                    get_profile("quick"), Selection(properties=False))
+    runner.handshake()
+    return runner.run_case(case)
+
+
+STEPS = ({"do": {"n": 1}}, {"do": {"n": 2}, "expect": {"cards": {"t1": {"damage": 4}}}},
+         {"do": {"n": 3}, "expect": {"outcome": "accepted"}})
+
+
+def test_a_case_is_one_play_judged_step_by_step():
+    engine = Scripted()
+    result = run(engine, *STEPS)
+    assert (result.status, result.step) == ("fail", 3)
+    assert engine.calls == ["play", "start", "act 1", "act 2", "observe", "act 3"]
+
+
+@pytest.mark.parametrize("fault", [Unsupported("no step 2"), EngineReportedError("boom")])
+def test_a_play_that_is_skipped_or_breaks_is_replayed_to_name_the_step(fault):
+    batched = Scripted(fail_play=fault, fail_act=fault)
+    stepwise = Scripted(fail_act=fault)
+    stepwise.batches = False
+    got, want = run(batched, *STEPS), run(stepwise, *STEPS)
+    assert (got.status, got.step, got.message) == (want.status, want.step, want.message)
+    assert got.step == 2
+    assert batched.calls == ["play", *stepwise.calls]
+
+
+def test_a_replayed_case_still_stops_at_its_first_mismatch():
+    # step 1 mismatches, step 2 breaks the engine: played one at a time the case fails
+    # at step 1 and never reaches step 2, and so must the play that broke
+    steps = ({"do": {"n": 1}, "expect": {"outcome": "rejected"}}, *STEPS[1:])
+    fault = EngineReportedError("boom at 2")
+    result = run(Scripted(fail_play=fault, fail_act=fault), *steps)
+    assert (result.status, result.step) == ("fail", 1)
+
+
+def test_a_play_that_timed_out_is_not_replayed():
+    engine = Scripted(fail_play=EngineTimeout("did not answer play (seq 2) within 1 s"))
+    result = run(engine, *STEPS)
+    assert result.status == "error" and "did not answer play" in result.message
+    assert engine.calls == ["play"]
+
+
+def test_play_uses_the_engine_batch_only_when_it_batches():
+    engine = Scripted()
+    engine.batches = False
+    outcomes = play(engine, "vision", {}, [({"n": 1}, False), ({"n": 2}, True)])
+    assert engine.calls == ["start", "act 1", "act 2", "observe"]
+    assert outcomes[0][1] is None
+    assert outcomes[1][1] == {"cards": {"t1": {"damage": 4}}, "players": {}}
+
+
+def tiny(*args, **options):
+    return SubprocessEngine([sys.executable, *map(str, args)], timeout=10, **options)
+
+
+@pytest.mark.slow
+def test_the_adapter_sends_one_request_per_play_and_gets_what_steps_would():
+    steps = [({"n": 1}, False), ({"n": 2}, True), ({"n": 3}, True)]
+    with tiny(ENGINES / "python_engine.py") as batched, \
+            tiny(ENGINES / "python_engine.py", play=False) as stepwise:
+        batched.hello()
+        stepwise.hello()
+        assert batched.batches and not stepwise.batches
+        before = batched._seq
+        got = batched.play("echo", {"board": 1}, steps)
+        assert batched._seq == before + 1
+        assert got == stepwise.play("echo", {"board": 1}, steps)
+        assert got[2][1]["actions"] == [{"n": 1}, {"n": 2}, {"n": 3}]
+        with pytest.raises(Unsupported, match="not modelled"):
+            batched.play("echo", {}, [({"raise": "unsupported"}, False)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "says"), [("short", "2 replies to 3 steps"),
+                                            ("stateless", "without the state of step 2")])
+def test_a_play_reply_must_answer_every_step(mode, says):
+    with tiny(ENGINES / "bad_play.py", mode) as engine:
+        engine.hello()
+        with pytest.raises(ProtocolViolation, match=says):
+            engine.play("echo", {}, [({"n": 1}, False), ({"n": 2}, True), ({"n": 3}, False)])
+        assert engine.pid is None  # killed: the next start begins a fresh process
+
+
+@pytest.mark.slow
+def test_the_catalogue_gets_the_same_results_with_play_and_without():
+    from conformance._catalogue import load_catalogue
+    from conformance._loading import load_engine
+
+    catalogue = load_catalogue(Path(__file__).parent.parent / "cases")
+    results = []
+    for use_play in (True, False):
+        engine = tiny("-m", "reference_engine.serve", play=use_play)
+        runner = Runner(catalogue, engine, "cmd:serve", get_profile("quick"),
+                        reference=lambda: load_engine("reference"))
+        try:
+            results.append([{**r.to_json(), "duration": 0} for r in runner.results()])
+        finally:
+            engine.close()
+        assert engine.batches is use_play
+    assert results[0] == results[1]
+    assert {r["status"] for r in results[0]} == {"pass"}
