@@ -20,6 +20,7 @@ from typing import Any
 from conformance import _protocol
 from conformance._engine import Engine, EngineCrashed, EngineFault, ProtocolViolation, Unsupported
 from conformance._errors import UsageError
+from conformance._protocol import json_copy
 
 SPEC_HELP = (
     "use 'reference', 'reference:MUTANT', 'python:package.module:factory' "
@@ -92,19 +93,18 @@ class InProcessEngine:
         self._spec = spec
         self._engine: Any = None
 
+    #: One call, one answer: there is no ``play`` that would save anything in-process.
+    batches = False
+
     def _get(self) -> Any:
         if self._engine is None:
-            self._engine = self._call(self._factory, wire=False)
+            self._engine = self._call(self._factory)
         return self._engine
 
-    def _call(self, fn: Any, *args: Any, wire: bool = True) -> Any:
-        # JSON round trips on the way in and out (``wire``): the engine sees
-        # exactly what a subprocess would (and cannot mutate the catalogue), and
-        # the runner compares exactly what a subprocess would have answered.
+    def _call(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)``, an exception it raises turned into `EngineCrashed`."""
         try:
-            if not wire:
-                return fn(*args)
-            answer = fn(*[_protocol.json_copy(a) for a in args])
+            return fn(*args)
         except (Unsupported, EngineFault):
             raise
         except Exception as exc:  # an engine bug is a result, not a harness crash
@@ -112,28 +112,35 @@ class InProcessEngine:
             raise EngineCrashed(
                 f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=8)
             ) from exc
+
+    # JSON round trips on the way in and out (`_protocol.json_copy`): the engine
+    # sees exactly what a subprocess would (and cannot change the catalogue), and
+    # the runner compares exactly what a subprocess would have answered.
+
+    def _answer(self, cmd: str, fn: Any, *args: Any) -> Any:
+        answer = self._call(fn, *args)
         try:
-            return _protocol.json_copy(answer)
+            copied = json_copy(answer)
         except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: a cycle
             raise ProtocolViolation(
                 f"{fn.__name__}() answered something that is not JSON data: {exc}; "
                 "return dicts, lists, str, int, bool, None") from exc
+        return _protocol.check_answer(cmd, copied)
 
     def hello(self) -> dict[str, Any]:
-        engine = self._get()
-        return _protocol.check_answer("hello", self._call(engine.hello))
+        return self._answer("hello", self._get().hello)
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
-        engine = self._get()
-        self._call(engine.start, ruleset, setup)
+        self._call(self._get().start, ruleset, json_copy(setup))
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        engine = self._get()
-        return _protocol.check_answer("act", self._call(engine.act, action))
+        return self._answer("act", self._get().act, json_copy(action))
+
+    #: The state is copied only when asked for, so there is nothing to leave out.
+    act_without_state = act
 
     def observe(self) -> dict[str, Any]:
-        engine = self._get()
-        return _protocol.check_answer("observe", self._call(engine.observe))
+        return self._answer("observe", self._get().observe)
 
     def close(self) -> None:
         if self._engine is not None:

@@ -108,10 +108,12 @@ def shard_of(item_id: str, shards: int) -> int:
     return zlib.crc32(item_id.encode("utf-8")) % shards + 1
 
 
-def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None) -> str:
-    """A copy-paste shell command that reruns exactly one case or property."""
+def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None,
+                  cwd: str | None = None) -> str:
+    """A copy-paste shell command that reruns exactly one case or property from ``cwd``
+    (default: the current folder)."""
     root = None if cases_root is None else str(cases_root)
-    head, tail = _rerun_around(engine_spec, root, os.getcwd())
+    head, tail = _rerun_around(engine_spec, root, cwd or os.getcwd())
     return f"{head} {shlex.quote(item_id)}{tail}"
 
 
@@ -154,6 +156,9 @@ class Runner:
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
         self.handshake_error = ""
+        # where the run started: paths and rerun commands are shown relative to it
+        # (asking the OS once per result was a measurable part of a case's cost)
+        self._cwd = os.getcwd()
 
     def on(self, engine: Engine) -> Runner:
         """The same run on another engine (each ``--jobs`` worker starts its own)."""
@@ -214,9 +219,10 @@ class Runner:
 
     def _result(self, item: Case | Property, **fields: Any) -> Result:
         kind: Literal["case", "property"] = "case" if isinstance(item, Case) else "property"
-        fields.setdefault("location", _location(item))
+        fields.setdefault("location", _location(item, self._cwd))
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
-                      rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root),
+                      rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root,
+                                          self._cwd),
                       basis=basis(item.rules, self.catalogue.rules,
                                   getattr(item, "compares_reference", False)),
                       **fields)
@@ -290,7 +296,7 @@ class Runner:
                 began: float) -> Result:
         return self._result(case, status="fail", step=step_no, mismatches=mismatches,
                             message=_first_line(mismatches), duration=time.perf_counter() - began,
-                            location=_location(case, step_no))
+                            location=_location(case, self._cwd, step_no))
 
     def _broke(self, case: Case, exc: EngineFault, began: float, step_no: int | None) -> Result:
         return self._result(case, status="error", step=step_no,
@@ -401,13 +407,13 @@ class Runner:
                             message=f"exhaustive: all {count} scenarios checked")
 
 
-def _location(item: Case | Property, step: int | None = None) -> str:
+def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:
     """Where to read the item: the case file and line (of ``step`` when given and
     known), or the property's module."""
     if isinstance(item, Case):
         lines = item.step_lines
         line = lines[step - 1] if step and step <= len(lines) and lines[step - 1] else item.line
-        return f"{_shown_path(item.path, os.getcwd())}:{line}"
+        return f"{_shown_path(item.path, cwd)}:{line}"
     return f"{item.check.__module__}.{item.check.__qualname__}"
 
 
