@@ -18,6 +18,8 @@ reference engine) are reported as xfail with the difference, never as failures.
 from __future__ import annotations
 
 import datetime
+import gc
+import marshal
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +36,8 @@ OPT_KNOWN = "--conformance-known-failures"
 OPT_REPORT = "--conformance-report"
 OPT_STRICT = "--conformance-strict-readings"
 OPT_ALLOW = "--conformance-allow-no-verdict"
+#: The key of a conformance item's report packed for pytest-xdist (`_Conformance.pack`).
+PACKED = "conformance-packed"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,9 +60,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="do not exit 5 when no conformance item passed or failed")
 
 
+# tryfirst: the cleanup registered here must run after pytest's own (see below)
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption(OPT_ENGINE):
+        # The catalogue and the items live as long as the session: `_Conformance`
+        # moves them out of the garbage collector's way (gc.freeze), because at its
+        # end pytest collects five times over (to surface unraisable exceptions),
+        # a second in each process of an xdist run with thousands of cases.  A
+        # process that ends with the session (an xdist worker, a pytest command)
+        # leaves them frozen: thawing them only to free them costs another half
+        # second.  Anywhere else (pytest.main inside a program, a pytester run) they
+        # are handed back once pytest's collections are done: cleanups run
+        # last-registered first, and this one is registered before pytest's.
+        if not _ends_with_session(config):
+            config.add_cleanup(gc.unfreeze)
         config.pluginmanager.register(_Conformance(config), "conformance-session")
+
+
+def _ends_with_session(config: pytest.Config) -> bool:
+    """Whether this process exits when the session ends: an xdist worker, or
+    pytest run from the command line (its arguments are the process's)."""
+    import sys
+
+    return (hasattr(config, "workerinput")
+            or list(config.invocation_params.args) == sys.argv[1:])
 
 
 class _Conformance:
@@ -103,6 +129,8 @@ class _Conformance:
         self._sent_problems = 0
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
+        self._nodeids: set[str] = set()   # of this process's conformance items
+        gc.freeze()
 
     @property
     def runner(self) -> Any:
@@ -140,6 +168,37 @@ class _Conformance:
                 item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
                                                   strict=True))
         items.extend(new)
+        self._nodeids = {item.nodeid for item in new}
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        gc.freeze()  # the items, like the catalogue, live as long as the session
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_report_to_serializable(self, config: pytest.Config, report: Any) -> Any:
+        """A pytest-xdist worker sends a conformance item's report as one marshal blob.
+
+        pytest-xdist serializes a report's dict value by value in Python, and the
+        controller reads it back the same way: with thousands of items that was
+        most of the controller's work.  marshal keeps every type the dict holds
+        (tuples stay tuples), and the controller unpacks it before pytest reads it
+        (`pytest_report_from_serializable`), so the report is the one sent.
+        """
+        data = yield
+        # only to the controller: other callers (pytest-reportlog) write JSON
+        if (self.is_worker and isinstance(data, dict)
+                and getattr(report, "nodeid", None) in self._nodeids):
+            try:
+                return {"$report_type": data["$report_type"], PACKED: marshal.dumps(data, 4)}
+            except ValueError:  # a value marshal does not know (another plugin's): as it is
+                pass
+        return data
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_report_from_serializable(self, config: pytest.Config,
+                                        data: dict[str, Any]) -> None:
+        packed = data.pop(PACKED, None)
+        if packed is not None:  # unpacked in place: pytest builds the report from it
+            data.update(marshal.loads(packed))  # noqa: S302 - our worker packed it
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item,
@@ -164,7 +223,7 @@ class _Conformance:
         from conformance._results import Result
 
         data = getattr(report, "conformance", None)
-        if data is None:
+        if data is None or self.is_worker:  # a worker sends it; the controller reports
             return
         self.results.append(Result.from_json(data["result"]))
         self.engine_info = data.get("engine", self.engine_info)
