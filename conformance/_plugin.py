@@ -98,28 +98,27 @@ class _Conformance:
     """
 
     def __init__(self, config: pytest.Config) -> None:
-        from pathlib import Path
-
-        from conformance._errors import ConformanceError
         from conformance._knownfail import KnownFailures
         from conformance._settings import get_profile
-        from conformance._suite import Suite
 
         self.spec = config.getoption(OPT_ENGINE)
-        cases = config.getoption(OPT_CASES)
+        self.cases = config.getoption(OPT_CASES)
         self.rulesets = config.getoption(OPT_RULESET)
-        try:
-            self.suite = Suite.load(Path(cases) if cases else None, self.rulesets)
-        except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
-            raise pytest.UsageError(str(exc)) from None
-        self.catalogue = self.suite.catalogue
+        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
+        # The controller of an xdist run (its workers run the items) reads the
+        # catalogue once they have been started, while they read theirs
+        # (`pytest_runtestloop`), unless the header asks for it first.
+        self.controller = (not self.is_worker and config.getoption("dist", "no") != "no"
+                           and bool(config.getoption("tx", None)))
+        self._suite: Any = None
+        if not self.controller:
+            self.suite  # noqa: B018 - an invalid catalogue is a usage error before anything
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
         self.known = KnownFailures.read(known) if known else None
         self.report_dir = config.getoption(OPT_REPORT)
         self.strict = config.getoption(OPT_STRICT)
         self.allow_no_verdict = config.getoption(OPT_ALLOW)
-        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
         self.results: list[Any] = []        # from this process or, under xdist, every worker
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
@@ -130,7 +129,31 @@ class _Conformance:
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
         self._nodeids: set[str] = set()   # of this process's conformance items
-        gc.freeze()
+
+    @property
+    def suite(self) -> Any:
+        if self._suite is None:
+            from pathlib import Path
+
+            from conformance._errors import ConformanceError
+            from conformance._suite import Suite
+
+            try:
+                self._suite = Suite.load(Path(self.cases) if self.cases else None,
+                                         self.rulesets)
+            except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
+                raise pytest.UsageError(str(exc)) from None
+            gc.freeze()  # it lives as long as the session (see pytest_configure)
+        return self._suite
+
+    @property
+    def catalogue(self) -> Any:
+        return self.suite.catalogue
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        if self.controller:
+            self.suite  # noqa: B018 - before the first result, and a usage error stops the run
 
     @property
     def runner(self) -> Any:

@@ -92,6 +92,21 @@ def test_invalid_catalogue_is_a_usage_error(pytester):
     result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
 
 
+@pytest.mark.slow
+def test_invalid_catalogue_is_a_usage_error_under_xdist_too(pytester):
+    # the controller reads the catalogue once its workers are started
+    pytest.importorskip("xdist", reason="pytest-xdist is a dev dependency (pip install -e .[dev])")
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "broken.yaml").write_text("id: [\n")
+    for quiet in ((), ("-q",)):   # with -q there is no header to read it earlier
+        result = pytester.runpytest_subprocess("--engine", "python:toy:ToyEngine",
+                                               "--conformance-cases", str(root), "-n", "2",
+                                               *quiet)
+        assert result.ret == 4
+        result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
+        assert "passed" not in result.stdout.str()
+
+
 def test_unknown_engine_is_a_usage_error(pytester):
     result = run_pytest(pytester, "python:toy:NoSuchFactory")
     assert result.ret == 4
