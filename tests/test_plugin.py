@@ -215,3 +215,20 @@ def test_a_workers_report_of_a_conformance_item_travels_packed_and_arrives_whole
             wrapper.send(dict(data))
         except StopIteration as stop:
             assert PACKED not in stop.value
+
+
+def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
+    from itertools import pairwise
+
+    from conformance._plugin import spread
+
+    cases, props = [f"c{i}" for i in range(300)], [f"p{i}" for i in range(10)]
+    order = spread(cases, props)
+    assert sorted(order) == sorted(cases + props)
+    assert [x for x in order if x.startswith("c")] == cases
+    assert [x for x in order if x.startswith("p")] == props
+    at = [order.index(p) for p in props]
+    assert at[0] == 0 and at[-1] < 2 * len(order) // 3
+    gaps = {b - a for a, b in pairwise(at)}
+    assert max(gaps) - min(gaps) <= 1
+    assert spread(cases, []) == cases and spread([], props) == props
