@@ -129,6 +129,7 @@ class _Conformance:
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
         self._nodeids: set[str] = set()   # of this process's conformance items
+        self._catalogue_dirs: set[str] | None = None
 
     @property
     def suite(self) -> Any:
@@ -149,6 +150,18 @@ class _Conformance:
     @property
     def catalogue(self) -> Any:
         return self.suite.catalogue
+
+    def pytest_ignore_collect(self, collection_path: Any, config: pytest.Config) -> bool | None:
+        """pytest need not look for tests in the catalogue's folders: its items are
+        this plugin's, and walking thousands of case files cost half a second."""
+        if self.controller:
+            return None   # it collects nothing (and has not read the catalogue yet)
+        if self._catalogue_dirs is None:
+            import os
+
+            folders = [*self.catalogue.folders.values(), self.catalogue.root]
+            self._catalogue_dirs = {os.path.abspath(f) for f in folders if f is not None}
+        return True if str(collection_path) in self._catalogue_dirs else None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:

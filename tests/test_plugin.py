@@ -232,3 +232,12 @@ def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
     gaps = {b - a for a, b in pairwise(at)}
     assert max(gaps) - min(gaps) <= 1
     assert spread(cases, []) == cases and spread([], props) == props
+
+
+def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "test_inside.py").write_text("def test_inside(): assert False\n")
+    pytester.makepyfile(test_outside="def test_outside(): pass")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
+                                "--conformance-cases", str(root))
+    result.assert_outcomes(passed=3)   # the two toy cases and test_outside
