@@ -18,6 +18,8 @@ reference engine) are reported as xfail with the difference, never as failures.
 from __future__ import annotations
 
 import datetime
+import gc
+import marshal
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +36,8 @@ OPT_KNOWN = "--conformance-known-failures"
 OPT_REPORT = "--conformance-report"
 OPT_STRICT = "--conformance-strict-readings"
 OPT_ALLOW = "--conformance-allow-no-verdict"
+#: The key of a conformance item's report packed for pytest-xdist (`_Conformance.pack`).
+PACKED = "conformance-packed"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,9 +60,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="do not exit 5 when no conformance item passed or failed")
 
 
+# tryfirst: the cleanup registered here must run after pytest's own (see below)
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption(OPT_ENGINE):
+        # The catalogue and the items live as long as the session: `_Conformance`
+        # moves them out of the garbage collector's way (gc.freeze), because at its
+        # end pytest collects five times over (to surface unraisable exceptions),
+        # a second in each process of an xdist run with thousands of cases.  A
+        # process that ends with the session (an xdist worker, a pytest command)
+        # leaves them frozen: thawing them only to free them costs another half
+        # second.  Anywhere else (pytest.main inside a program, a pytester run) they
+        # are handed back once pytest's collections are done: cleanups run
+        # last-registered first, and this one is registered before pytest's.
+        if not _ends_with_session(config):
+            config.add_cleanup(gc.unfreeze)
         config.pluginmanager.register(_Conformance(config), "conformance-session")
+
+
+def _ends_with_session(config: pytest.Config) -> bool:
+    """Whether this process exits when the session ends: an xdist worker, or
+    pytest run from the command line (its arguments are the process's)."""
+    import sys
+
+    return (hasattr(config, "workerinput")
+            or list(config.invocation_params.args) == sys.argv[1:])
 
 
 class _Conformance:
@@ -72,28 +98,27 @@ class _Conformance:
     """
 
     def __init__(self, config: pytest.Config) -> None:
-        from pathlib import Path
-
-        from conformance._errors import ConformanceError
         from conformance._knownfail import KnownFailures
         from conformance._settings import get_profile
-        from conformance._suite import Suite
 
         self.spec = config.getoption(OPT_ENGINE)
-        cases = config.getoption(OPT_CASES)
+        self.cases = config.getoption(OPT_CASES)
         self.rulesets = config.getoption(OPT_RULESET)
-        try:
-            self.suite = Suite.load(Path(cases) if cases else None, self.rulesets)
-        except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
-            raise pytest.UsageError(str(exc)) from None
-        self.catalogue = self.suite.catalogue
+        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
+        # The controller of an xdist run (its workers run the items) reads the
+        # catalogue once they have been started, while they read theirs
+        # (`pytest_runtestloop`), unless the header asks for it first.
+        self.controller = (not self.is_worker and config.getoption("dist", "no") != "no"
+                           and bool(config.getoption("tx", None)))
+        self._suite: Any = None
+        if not self.controller:
+            self.suite  # noqa: B018 - an invalid catalogue is a usage error before anything
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
         self.known = KnownFailures.read(known) if known else None
         self.report_dir = config.getoption(OPT_REPORT)
         self.strict = config.getoption(OPT_STRICT)
         self.allow_no_verdict = config.getoption(OPT_ALLOW)
-        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
         self.results: list[Any] = []        # from this process or, under xdist, every worker
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
@@ -103,6 +128,45 @@ class _Conformance:
         self._sent_problems = 0
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
+        self._nodeids: set[str] = set()   # of this process's conformance items
+        self._catalogue_dirs: set[str] | None = None
+
+    @property
+    def suite(self) -> Any:
+        if self._suite is None:
+            from pathlib import Path
+
+            from conformance._errors import ConformanceError
+            from conformance._suite import Suite
+
+            try:
+                self._suite = Suite.load(Path(self.cases) if self.cases else None,
+                                         self.rulesets)
+            except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
+                raise pytest.UsageError(str(exc)) from None
+            gc.freeze()  # it lives as long as the session (see pytest_configure)
+        return self._suite
+
+    @property
+    def catalogue(self) -> Any:
+        return self.suite.catalogue
+
+    def pytest_ignore_collect(self, collection_path: Any, config: pytest.Config) -> bool | None:
+        """pytest need not look for tests in the catalogue's folders: its items are
+        this plugin's, and walking thousands of case files cost half a second."""
+        if self.controller:
+            return None   # it collects nothing (and has not read the catalogue yet)
+        if self._catalogue_dirs is None:
+            import os
+
+            folders = [*self.catalogue.folders.values(), self.catalogue.root]
+            self._catalogue_dirs = {os.path.abspath(f) for f in folders if f is not None}
+        return True if str(collection_path) in self._catalogue_dirs else None
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:
+        if self.controller:
+            self.suite  # noqa: B018 - before the first result, and a usage error stops the run
 
     @property
     def runner(self) -> Any:
@@ -133,6 +197,8 @@ class _Conformance:
                                 f"{self.runner.handshake_error}", red=True, bold=True)
         collector = _Catalogue.from_parent(session, name="conformance")
         targets: list[Any] = [*self.catalogue.cases, *self.suite.properties]
+        if self.is_worker:  # the report keeps catalogue order whatever the run order
+            targets = spread(self.catalogue.cases, self.suite.properties)
         new = [_ConformanceItem.from_parent(collector, name=target.id, target=target, state=self)
                for target in targets]
         for item in new:
@@ -140,6 +206,37 @@ class _Conformance:
                 item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
                                                   strict=True))
         items.extend(new)
+        self._nodeids = {item.nodeid for item in new}
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        gc.freeze()  # the items, like the catalogue, live as long as the session
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_report_to_serializable(self, config: pytest.Config, report: Any) -> Any:
+        """A pytest-xdist worker sends a conformance item's report as one marshal blob.
+
+        pytest-xdist serializes a report's dict value by value in Python, and the
+        controller reads it back the same way: with thousands of items that was
+        most of the controller's work.  marshal keeps every type the dict holds
+        (tuples stay tuples), and the controller unpacks it before pytest reads it
+        (`pytest_report_from_serializable`), so the report is the one sent.
+        """
+        data = yield
+        # only to the controller: other callers (pytest-reportlog) write JSON
+        if (self.is_worker and isinstance(data, dict)
+                and getattr(report, "nodeid", None) in self._nodeids):
+            try:
+                return {"$report_type": data["$report_type"], PACKED: marshal.dumps(data, 4)}
+            except ValueError:  # a value marshal does not know (another plugin's): as it is
+                pass
+        return data
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_report_from_serializable(self, config: pytest.Config,
+                                        data: dict[str, Any]) -> None:
+        packed = data.pop(PACKED, None)
+        if packed is not None:  # unpacked in place: pytest builds the report from it
+            data.update(marshal.loads(packed))  # noqa: S302 - our worker packed it
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item,
@@ -164,7 +261,7 @@ class _Conformance:
         from conformance._results import Result
 
         data = getattr(report, "conformance", None)
-        if data is None:
+        if data is None or self.is_worker:  # a worker sends it; the controller reports
             return
         self.results.append(Result.from_json(data["result"]))
         self.engine_info = data.get("engine", self.engine_info)
@@ -235,6 +332,29 @@ class _Conformance:
             results=results, problems=problems, complete=not interrupted,
             started=self._started, duration=time.perf_counter() - self._began, mutation=None,
             property_rules=self.suite.property_rules(selection))
+
+
+def spread(cases: list[Any], properties: list[Any]) -> list[Any]:
+    """The run order under pytest-xdist: properties spread evenly over the first two
+    thirds of the cases, the first item a property.
+
+    A property takes a hundred times as long as a case.  pytest-xdist hands each
+    worker runs of consecutive items, fewer at a time as the run nears its end;
+    with the properties last, those runs were a few long items, and one worker
+    could finish a second before the other.  Spread, every run holds its share
+    of them, and the last third, cases only, evens out what is left.
+    """
+    if not properties:
+        return list(cases)
+    head = (2 * len(cases)) // 3
+    out: list[Any] = []
+    taken = 0
+    for k, prop in enumerate(properties):
+        upto = round(k * head / len(properties))
+        out += cases[taken:upto]
+        taken = upto
+        out.append(prop)
+    return out + cases[taken:]
 
 
 class _Catalogue(pytest.Collector):

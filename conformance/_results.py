@@ -6,6 +6,7 @@ report dict (`report.json` is its serialisation and the source of truth).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from typing import Any, Literal
 
@@ -50,7 +51,13 @@ class Result:
     basis: Basis = "seed"        # seed rules only | relies on a reading | context only | reference
 
     def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+        """What `dataclasses.asdict` gives, without its deep walk of every plain value.
+
+        One per item, made where the item ran (and again for the report), so
+        thousands of times a run; a plain value is shared, anything else copied.
+        """
+        data = {name: value if type(value) in _ATOMS else copy.deepcopy(value)
+                for name, value in ((name, getattr(self, name)) for name in _FIELDS)}
         data["mismatches"] = [m.to_json() for m in self.mismatches]
         return data
 
@@ -58,6 +65,10 @@ class Result:
     def from_json(cls, data: dict[str, Any]) -> Result:
         """The result `to_json` wrote (a pytest-xdist worker sends results this way)."""
         return cls(**{**data, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Result))
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def worst(statuses: list[str]) -> str:

@@ -92,6 +92,21 @@ def test_invalid_catalogue_is_a_usage_error(pytester):
     result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
 
 
+@pytest.mark.slow
+def test_invalid_catalogue_is_a_usage_error_under_xdist_too(pytester):
+    # the controller reads the catalogue once its workers are started
+    pytest.importorskip("xdist", reason="pytest-xdist is a dev dependency (pip install -e .[dev])")
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "broken.yaml").write_text("id: [\n")
+    for quiet in ((), ("-q",)):   # with -q there is no header to read it earlier
+        result = pytester.runpytest_subprocess("--engine", "python:toy:ToyEngine",
+                                               "--conformance-cases", str(root), "-n", "2",
+                                               *quiet)
+        assert result.ret == 4
+        result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
+        assert "passed" not in result.stdout.str()
+
+
 def test_unknown_engine_is_a_usage_error(pytester):
     result = run_pytest(pytester, "python:toy:NoSuchFactory")
     assert result.ret == 4
@@ -158,3 +173,71 @@ def test_collect_only_lists_items_without_a_verdict(pytester):
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*toy/add/two-plus-three"])
     assert "verdict" not in result.stdout.str()
+
+
+def test_a_workers_report_of_a_conformance_item_travels_packed_and_arrives_whole():
+    import marshal
+
+    from _pytest.reports import _report_to_json
+
+    from conformance._plugin import PACKED, _Conformance
+
+    state = object.__new__(_Conformance)   # only what the two hooks read
+    state.is_worker, state._nodeids = True, {"::conformance::toy/a"}
+    report = pytest.TestReport(
+        "::conformance::toy/a", ("cases/toy/a.yaml", 0, "toy/a"), {"toy/a": 1}, "failed",
+        "FAIL toy/a", "call", [("Captured stderr call", "x")], 0.25,
+        user_properties=[("rule", "toy/R-1")],
+        conformance={"result": {"id": "toy/a", "rules": ["toy/R-1"], "step": None,
+                                "mismatches": [{"path": "p", "expected": (1, 2.5),
+                                                "observed": {"k": [True]}}]}})
+    wrapper = state.pytest_report_to_serializable(config=None, report=report)
+    next(wrapper)
+    data = {**_report_to_json(report), "$report_type": "TestReport"}
+    try:
+        wrapper.send(dict(data))
+    except StopIteration as stop:
+        sent = stop.value
+    assert set(sent) == {"$report_type", PACKED} and isinstance(sent[PACKED], bytes)
+    assert marshal.loads(sent[PACKED]) == data
+    sent["item_index"] = 7   # what pytest-xdist adds around it
+    state.pytest_report_from_serializable(config=None, data=sent)
+    assert sent == {**data, "item_index": 7}
+    assert type(sent["location"]) is tuple and type(sent["user_properties"][0]) is tuple
+
+    # other items' reports, and any report outside a worker, are left to pytest
+    for is_worker, nodeid in ((True, "tests/test_x.py::test_x"), (False, report.nodeid)):
+        state.is_worker = is_worker
+        report.nodeid = nodeid
+        wrapper = state.pytest_report_to_serializable(config=None, report=report)
+        next(wrapper)
+        try:
+            wrapper.send(dict(data))
+        except StopIteration as stop:
+            assert PACKED not in stop.value
+
+
+def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
+    from itertools import pairwise
+
+    from conformance._plugin import spread
+
+    cases, props = [f"c{i}" for i in range(300)], [f"p{i}" for i in range(10)]
+    order = spread(cases, props)
+    assert sorted(order) == sorted(cases + props)
+    assert [x for x in order if x.startswith("c")] == cases
+    assert [x for x in order if x.startswith("p")] == props
+    at = [order.index(p) for p in props]
+    assert at[0] == 0 and at[-1] < 2 * len(order) // 3
+    gaps = {b - a for a, b in pairwise(at)}
+    assert max(gaps) - min(gaps) <= 1
+    assert spread(cases, []) == cases and spread([], props) == props
+
+
+def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "test_inside.py").write_text("def test_inside(): assert False\n")
+    pytester.makepyfile(test_outside="def test_outside(): pass")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
+                                "--conformance-cases", str(root))
+    result.assert_outcomes(passed=3)   # the two toy cases and test_outside
