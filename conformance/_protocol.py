@@ -13,6 +13,7 @@ docs/protocol.md is the prose version for engine authors in other languages.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 import traceback
@@ -281,22 +282,34 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
     if cmd == "observe":
         return check_answer("observe", engine.observe())
     if cmd == "play":
-        # the same calls the harness would make one request at a time; any
-        # Unsupported or exception ends the whole play (the harness replays a
-        # case step by step to find which step it was)
+        # The calls the harness would make one request at a time; any Unsupported
+        # or exception ends the whole play (the harness replays a case one request
+        # at a time to find the step).  Each answer is encoded as it comes: that is
+        # a snapshot however the engine reuses what it answered, and no copy.  The
+        # harness checks the whole reply against reply-play.json; a step it finds
+        # broken is replayed alone, where the act and observe branches word it.
         engine.start(request["ruleset"], request["setup"])
-        replies = []
+        pieces = []
         for step in request["steps"]:
-            # snapshots: the engine may change what it answered while later steps run
-            reply = json_copy(check_answer("act", engine.act(step["action"])))
-            if step.get("observe"):
-                reply["state"] = json_copy(check_answer("observe", engine.observe()))
-            replies.append(reply)
-        return {"replies": replies}
+            answer = engine.act(step["action"])
+            if step.get("observe") and isinstance(answer, dict):
+                answer = {**answer, "state": engine.observe()}
+            pieces.append(_UTF8.encode(answer))
+        return _Encoded('{"replies":[' + ",".join(pieces) + "]}")
     return None  # stop: close() runs in serve's finally, after the reply is out
 
 
+@dataclasses.dataclass(frozen=True)
+class _Encoded:
+    """An ``ok`` value already encoded as JSON text (a play's replies)."""
+
+    text: str
+
+
 def _encode_reply(reply: dict[str, Any]) -> bytes:
+    ok = reply.get("ok")
+    if isinstance(ok, _Encoded):
+        return f'{{"seq":{reply["seq"]},"ok":{ok.text}}}\n'.encode()
     try:
         return encode(reply)
     except (TypeError, ValueError, RecursionError) as exc:  # JSON cannot carry it

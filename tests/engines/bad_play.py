@@ -10,14 +10,15 @@ import sys
 
 from python_engine import TinyEngine
 
-from conformance._protocol import encode, handle
+from conformance._protocol import _encode_reply, encode, handle
 
 
 def main(mode: str) -> None:
     engine = TinyEngine()
     for line in sys.stdin.buffer:
         reply, stop = handle(engine, line)
-        if json.loads(line).get("cmd") == "play" and "ok" in reply:
+        reply = json.loads(_encode_reply(reply))
+        if "replies" in (reply.get("ok") or {}):
             replies = reply["ok"]["replies"]
             if mode == "short":
                 replies.pop()
