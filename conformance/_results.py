@@ -56,9 +56,15 @@ class Result:
         One per item, made where the item ran (and again for the report), so
         thousands of times a run; a plain value is shared, anything else copied.
         """
-        data = {name: value if type(value) in _ATOMS else copy.deepcopy(value)
-                for name, value in ((name, getattr(self, name)) for name in _FIELDS)}
-        data["mismatches"] = [m.to_json() for m in self.mismatches]
+        data: dict[str, Any] = {}
+        for name in _FIELDS:   # in field order, as asdict
+            value = getattr(self, name)
+            if name == "mismatches":
+                data[name] = [m.to_json() for m in value]
+            elif type(value) in _ATOMS:
+                data[name] = value
+            else:
+                data[name] = copy.deepcopy(value)
         return data
 
     @classmethod
