@@ -20,7 +20,7 @@ from typing import Any
 from conformance import _protocol
 from conformance._engine import Engine, EngineCrashed, EngineFault, ProtocolViolation, Unsupported
 from conformance._errors import UsageError
-from conformance._protocol import json_copy
+from conformance._protocol import json_copy, json_view
 
 SPEC_HELP = (
     "use 'reference', 'reference:MUTANT', 'python:package.module:factory' "
@@ -117,10 +117,12 @@ class InProcessEngine:
     # sees exactly what a subprocess would (and cannot change the catalogue), and
     # the runner compares exactly what a subprocess would have answered.
 
-    def _answer(self, cmd: str, fn: Any, *args: Any) -> Any:
+    def _answer(self, cmd: str, fn: Any, *args: Any, keep: bool = True) -> Any:
+        """``fn(*args)`` as it would come over the wire, checked; ``keep=False``
+        when the caller is done with it before the engine's next call (`glance`)."""
         answer = self._call(fn, *args)
         try:
-            copied = json_copy(answer)
+            copied = json_copy(answer) if keep else json_view(answer)
         except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: a cycle
             raise ProtocolViolation(
                 f"{fn.__name__}() answered something that is not JSON data: {exc}; "
@@ -141,6 +143,13 @@ class InProcessEngine:
 
     def observe(self) -> dict[str, Any]:
         return self._answer("observe", self._get().observe)
+
+    def glance(self) -> dict[str, Any]:
+        """`observe`, for a caller that reads the state before the engine's next call
+        and copies whatever it keeps (`Runner.run_case`): the engine's own answer,
+        checked, when it is plain JSON data already.  The state is most of what a
+        case run copies, and is only read once."""
+        return self._answer("observe", self._get().observe, keep=False)
 
     def close(self) -> None:
         if self._engine is not None:

@@ -190,6 +190,36 @@ def _plain(value: Any) -> Any:
     raise _Unusual
 
 
+def _is_plain(value: Any) -> bool:
+    """Whether `_plain` would copy ``value`` (walked the same way, nothing built)."""
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            if not ((t := type(item)) is str or t is int or t is bool or item is None
+                    or _is_plain(item)):
+                return False
+        return True
+    if kind is list:  # a tuple becomes a list: it is not plain
+        for item in value:
+            if not ((t := type(item)) is str or t is int or t is bool or item is None
+                    or _is_plain(item)):
+                return False
+        return True
+    return kind is str or kind is int or kind is bool or value is None
+
+
+def json_view(value: Any) -> Any:
+    """``value`` itself when it is already what `json_copy` makes of it, else that copy.
+
+    Equal to `json_copy` in every type and value, but not a snapshot: for a
+    reader that is done with the value before its owner can change it.
+    Walking costs less than half of copying.
+    """
+    return value if _is_plain(value) else _decode(_encode(value))
+
+
 def json_copy(value: Any) -> Any:
     """What a value becomes on the wire and back (raises as the JSON encoder does).
 

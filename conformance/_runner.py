@@ -45,6 +45,7 @@ from conformance._properties import (
     Violation,
     properties_for,
 )
+from conformance._protocol import json_copy
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._verdict import basis
@@ -252,13 +253,16 @@ class Runner:
         # An engine that would otherwise bring the state along with every act
         # (the subprocess adapter) is told which steps assert nothing about it.
         act, blind = self.engine.act, getattr(self.engine, "act_without_state", self.engine.act)
+        # An engine that can hand over its state without a copy (in-process) does
+        # so: it is matched at once, and `_failed` copies what a result keeps.
+        look = getattr(self.engine, "glance", self.engine.observe)
         try:
             self.engine.start(case.ruleset, case.setup)
             for step_no, step in enumerate(case.steps, start=1):
                 expect = step.get("expect", {})
                 wanted = needs_state(expect)
                 reply = (act if wanted else blind)(step["do"])
-                state = self.engine.observe() if wanted else None
+                state = look() if wanted else None
                 mismatches = match_step(expect, reply, state, f"step {step_no}")
                 if mismatches:
                     return self._failed(case, step_no, mismatches, began)
@@ -294,6 +298,8 @@ class Runner:
 
     def _failed(self, case: Case, step_no: int, mismatches: list[Mismatch],
                 began: float) -> Result:
+        # a snapshot: what was observed may be the engine's own state (`glance`)
+        mismatches = [Mismatch(m.path, m.expected, json_copy(m.observed)) for m in mismatches]
         return self._result(case, status="fail", step=step_no, mismatches=mismatches,
                             message=_first_line(mismatches), duration=time.perf_counter() - began,
                             location=_location(case, self._cwd, step_no))
