@@ -202,27 +202,53 @@ def bigger_catalogue(dest: Path, times: int) -> int:
 
 
 def parallel_rows(n: int, h: Harness) -> list[tuple[str, str, str, str]]:
-    """Two workers against one on a catalogue 16 times today's: pytest-xdist and --jobs."""
+    """Two workers against one on a catalogue 16 times today's: pytest-xdist and --jobs,
+    and pytest-xdist on as many empty tests (what it costs by itself)."""
     with tempfile.TemporaryDirectory() as tmp:
         cases = Path(tmp, "cases")
         count = bigger_catalogue(cases, 16)
+        from conformance._properties import properties_for
+
+        items = count + sum(len(properties_for(rs)) for rs in h.catalogue.rulesets)
+        Path(tmp, "test_empty.py").write_text(
+            f"import pytest\n\n\n@pytest.mark.parametrize('i', range({items}))\n"
+            "def test_empty(i):\n    pass\n")
         pytest = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--engine",
                   "reference", "--conformance-cases", str(cases),
                   "--conformance-profile", h.profile.name]
+        empty = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_empty.py"]
         certify = [PYTHON, "-m", "conformance", "certify", "--engine", "reference",
                    "--cases", str(cases), "--profile", h.profile.name, "-q",
                    "--out", str(Path(tmp, "out"))]
+        spent: dict[str, list[float]] = {}
 
         def timed(argv: list[str]) -> Timed:
-            return lambda: clock(lambda: subprocess.run(argv, cwd=tmp, check=True, env=FRESH_ENV,
-                                                        stdout=subprocess.DEVNULL))
+            """Wall time of one run; its CPU (all processes) is kept in ``spent``."""
+            def go() -> float:
+                wall: list[float] = []
+                used = cpu(lambda: wall.append(clock(lambda: subprocess.run(
+                    argv, cwd=tmp, check=True, env=FRESH_ENV, stdout=subprocess.DEVNULL))))
+                spent.setdefault(shlex.join(argv), []).append(used)
+                return wall[0]
+            return go
+
+        def used(argv: list[str]) -> float:
+            return statistics.median(spent[shlex.join(argv)])
         pairs = max(3, n // 3)
         one, two, _ = paired(pairs, timed([*pytest, "-n", "0"]), timed([*pytest, "-n", "2"]))
+        e1, e2, _ = paired(pairs, timed([*empty, "-n", "0"]), timed([*empty, "-n", "2"]))
         j1, j2, _ = paired(pairs, timed([*certify, "--jobs", "1"]),
                            timed([*certify, "--jobs", "2"]))
+        cpu1, cpu2 = used([*pytest, "-n", "0"]), used([*pytest, "-n", "2"])
+        empty1, empty2 = used([*empty, "-n", "0"]), used([*empty, "-n", "2"])
     return [row(f"2 workers (pytest -n 2), {count} cases: -n 0 / -n 2",
                 f"{one:.1f} s / {two:.1f} s = {one / two:.2f}x",
                 ">= 1.6x on a catalogue 16 times today's", one / two >= 1.6),
+            row("... CPU of all processes, -n 0 / -n 2",
+                f"{cpu1:.1f} s / {cpu2:.1f} s", "(2 CPUs: -n 2 takes at least half)", None),
+            row(f"... pytest-xdist by itself: {items} empty tests, -n 0 / -n 2",
+                f"{e1:.1f} s / {e2:.1f} s = {e1 / e2:.2f}x; CPU {empty1:.1f} s / {empty2:.1f} s",
+                "(what xdist costs per item)", None),
             row(f"... certify --jobs 1 / --jobs 2, {count} cases",
                 f"{j1:.1f} s / {j2:.1f} s = {j1 / j2:.2f}x", "(the same work, no pytest)",
                 None)]
@@ -267,7 +293,8 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     # medians of interleaved runs; a case is one play message when the engine
     # offers play (the reference engine's server does), else one per request
     for play, label in ((True, "in plays"), (False, "one at a time, no play")):
-        wall, work = [], []
+        wall: list[float] = []
+        work: list[float] = []
         for _ in range(n):
             for meter, into in ((clock, wall), (cpu, work)):
                 more = h.passes(SERVER, 5, meter, play)

@@ -176,13 +176,90 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
                     _discovery.unknown_ruleset(name),
                     hint="choose an installed ruleset, or install the pack that has it"))
         folders = {name: folder for name, folder in folders.items() if name in wanted}
+    for name in folders:
+        _vocabulary(name)   # an installed pack without one is an error, even with no case yet
+    whole = _Whole(root, folders) if not errors and _cache.cache_dir() is not None else None
+    if whole is not None and (found := whole.load()) is not None:
+        return found
     known = _KnownValid()
     for name, folder in folders.items():
-        _vocabulary(name)   # an installed pack without one is an error, even with no case yet
         _load_ruleset(name, folder, rules, cases, errors, digest, known)
     known.save()
     _check_references(rules, cases, errors)
-    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
+    catalogue = Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
+    if whole is not None and not errors:
+        whole.store(catalogue)
+    return catalogue
+
+
+def _files(folder: Path) -> list[Path]:
+    """A ruleset folder's case files, at any depth, in the order they are read (and
+    digested): sorted as paths, by their parts.  Like ``Path.rglob``, which took a
+    fifth of loading a large catalogue, it does not follow links to folders."""
+    found = [Path(here, name) for here, _, names in os.walk(folder) for name in names
+             if name != RULES_FILE and os.path.splitext(name)[1] in (".yaml", ".yml")]
+    return sorted(found, key=lambda path: path.parts)
+
+
+class _Whole:
+    """A valid catalogue, kept whole: one cache entry per catalogue location.
+
+    With thousands of cases, even cached parses and checks are a second per
+    process, and every pytest-xdist worker loads the catalogue.  Reading the
+    files and hashing them is a fifth of that, so the entry is keyed by their
+    bytes (what the catalogue digest covers), their paths and everything a
+    verdict on them depends on (`_verdict_digest`, each ruleset's vocabulary).
+    An edited file is a miss: the catalogue is loaded and checked as usual,
+    and stored again if it is valid.  A catalogue with errors is never stored,
+    so its errors are explained every time.
+    """
+
+    def __init__(self, root: Path | None, folders: dict[str, Path]) -> None:
+        self.root, self.folders = root, folders
+        where = "\0".join(f"{name}\0{folder}" for name, folder in folders.items())
+        self.place = hashlib.sha256(f"{root}\0{where}".encode()).hexdigest()
+        self.key = self._key()
+
+    def _key(self) -> tuple[str, str] | None:
+        """(the content key, the catalogue digest), reading every file once; None when
+        a file is missing, unreadable or too big (the full load explains which)."""
+        key = hashlib.sha256(_verdict_digest().encode() + b"\0" + self.place.encode())
+        digest = hashlib.sha256()
+        for name, folder in self.folders.items():
+            key.update(b"\0" + _vocabulary_bytes(name))
+            paths = [(folder / RULES_FILE, MAX_INDEX_BYTES)]
+            paths += [(path, MAX_FILE_BYTES) for path in _files(folder)]
+            for path, limit in paths:
+                try:
+                    with open(path, "rb") as f:
+                        raw = f.read(limit + 1)
+                except OSError:
+                    return None
+                if len(raw) > limit:
+                    return None
+                digest.update(path.name.encode() + b"\0" + raw)
+                key.update(b"\0" + str(path).encode())
+        found = "sha256:" + digest.hexdigest()
+        key.update(found.encode())
+        return key.hexdigest(), found
+
+    def load(self) -> Catalogue | None:
+        """The catalogue stored for these very files, else None."""
+        stored = _cache.load("catalogue", self.place)
+        if self.key is None or not isinstance(stored, tuple) or stored[0] != self.key[0]:
+            return None
+        _, rules, cases = stored
+        return Catalogue(self.root, {r[0]: Rule(*r) for r in rules},
+                         [Case(*c) for c in cases], [], self.key[1], self.folders)
+
+    def store(self, catalogue: Catalogue) -> None:
+        """Keep ``catalogue`` (valid, just loaded) for the next load of the same files."""
+        if self.key is None or self.key[1] != catalogue.digest:  # changed while loading
+            return
+        fields = [(Rule, catalogue.rules.values()), (Case, catalogue.cases)]
+        rules, cases = (tuple(tuple(getattr(item, f.name) for f in dataclasses.fields(kind))
+                              for item in items) for kind, items in fields)
+        _cache.store("catalogue", self.place, (self.key[0], rules, cases))
 
 
 class _KnownValid:
@@ -304,9 +381,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
                     interprets=tuple(entry.get("interprets", ())), why=entry.get("why", ""),
                     source=entry.get("source", ""))
     seen: dict[str, Case] = {c.id: c for c in cases}
-    for path in sorted(folder.rglob("*.y*ml")):
-        if path.name == RULES_FILE or path.suffix not in (".yaml", ".yml"):
-            continue
+    for path in _files(folder):
         doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest, known, ruleset)
         if doc is None:
             continue

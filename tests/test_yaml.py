@@ -1,7 +1,9 @@
-"""Reading catalogue YAML (conformance/_yaml.py): libyaml, line numbers, the parse cache."""
+"""Reading catalogue YAML (conformance/_yaml.py): libyaml, line numbers, the parse cache,
+and a valid catalogue kept whole (conformance/_catalogue.py)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,54 @@ def test_a_file_found_valid_is_not_checked_again_until_it_changes(monkeypatch, c
     for _ in range(2):  # a file with errors is checked, and explained, every time
         assert any("titel" in e.message for e in load_catalogue(root).errors)
     assert len(checked) == 5
+
+
+def test_a_valid_catalogue_is_kept_whole_one_entry_per_folder(monkeypatch, cache, tmp_path):
+    from toy import write_catalogue
+
+    from conformance import _catalogue
+
+    root = write_catalogue(tmp_path / "cases")
+    first = load_catalogue(root)
+    loads: list[str] = []
+    real = _catalogue._load_ruleset
+    monkeypatch.setattr(_catalogue, "_load_ruleset", lambda name, *a: (loads.append(name),
+                                                                       real(name, *a)))
+    again = load_catalogue(root)
+    assert loads == [], "the second load came whole from the cache"
+    assert (again.cases, again.rules, again.digest, again.folders, again.root, again.errors) \
+        == (first.cases, first.rules, first.digest, first.folders, first.root, [])
+    case = root / "toy" / "add.yaml"
+    text = case.read_text("utf-8")
+    for title in ("two plus three is fivE", "two plus three is fiVE"):   # the same size
+        stat = case.stat()
+        case.write_text(text.replace("two plus three is five", title), "utf-8")
+        os.utime(case, ns=(stat.st_atime_ns, stat.st_mtime_ns))           # and the same time
+        edited = load_catalogue(root)
+        assert [c.title for c in edited.cases if c.id == "toy/add/two-plus-three"] == [title]
+        assert edited.digest != first.digest
+    assert loads == ["toy", "toy"]
+    assert len(list(cache.glob("catalogue-*"))) == 1, "one entry per catalogue folder"
+    moved = load_catalogue(write_catalogue(tmp_path / "elsewhere"))
+    assert {Path(c.path).parent.parent for c in moved.cases} == {tmp_path / "elsewhere"}
+
+
+def test_a_catalogue_with_errors_is_never_kept_whole(monkeypatch, cache, tmp_path):
+    from toy import write_catalogue
+
+    root = write_catalogue(tmp_path / "cases", {"bad.yaml": "id: toy/bad\n"})
+    for _ in range(2):  # explained every time
+        assert any("bad.yaml" in e.path for e in load_catalogue(root).errors)
+    assert not list(cache.glob("catalogue-*"))
+
+
+def test_case_files_are_found_and_ordered_as_path_rglob_would(tmp_path):
+    from conformance._catalogue import RULES_FILE, _files
+
+    for name in ("a/x.yaml", "a-b/y.yaml", "a.yaml", ".yaml", "z.yml", "q.yaml.bak",
+                 "deep/er/w.YAML", "deep/er/v.yml", "rules.yaml", "sub/rules.yaml", "B.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x: 1\n")
+    expected = [p for p in sorted(tmp_path.rglob("*.y*ml"))
+                if p.name != RULES_FILE and p.suffix in (".yaml", ".yml")]
+    assert _files(tmp_path) == expected and len(expected) == 6
