@@ -130,6 +130,11 @@ class _Conformance:
         self._started = datetime.datetime.now(datetime.UTC)
         self._nodeids: set[str] = set()   # of this process's conformance items
         self._catalogue_dirs: set[str] | None = None
+        self._batching: Any = None        # a worker's `_xdist.Batching`, once asked for
+        if self.controller:  # workers send their cases' events in batches (`_xdist`)
+            from conformance._xdist import Unpacking
+
+            config.pluginmanager.register(Unpacking(), "conformance-xdist-unpacking")
 
     @property
     def suite(self) -> Any:
@@ -207,6 +212,12 @@ class _Conformance:
                                                   strict=True))
         items.extend(new)
         self._nodeids = {item.nodeid for item in new}
+        if self.is_worker:
+            from conformance._catalogue import Case
+            from conformance._xdist import Batching
+
+            self._batching = Batching.install(
+                config, {item.nodeid for item in new if isinstance(item.target, Case)})
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         gc.freeze()  # the items, like the catalogue, live as long as the session
@@ -260,6 +271,8 @@ class _Conformance:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         from conformance._results import Result
 
+        if self._batching is not None and report.failed:  # -x must not wait for a batch
+            self._batching.note_failure()
         data = getattr(report, "conformance", None)
         if data is None or self.is_worker:  # a worker sends it; the controller reports
             return
