@@ -187,3 +187,15 @@ def test_under_xdist_maxfail_stops_as_early_as_without_batches(pytester, monkeyp
     # every case fails; the run stops once the first failure reaches the controller,
     # not when a batch of hundreds of failures would have been full
     assert 1 <= result.parseoutcomes()["failed"] <= 4
+
+
+def test_a_batch_travels_as_one_marshal_blob_unless_a_value_is_not_marshal_data():
+    wire = Wire(["c0", "c1"])
+    wire.run(item("c0", 0))
+    wire.batching.flush()
+    assert type(wire.messages[0][1]["events"]) is bytes
+    odd = [("logstart", {"nodeid": "c1", "location": object()}), *item("c1", 1)[1:]]
+    wire.run(odd)
+    wire.batching.flush()
+    assert type(wire.messages[1][1]["events"]) is list
+    assert wire.delivered == [*item("c0", 0), *odd]
