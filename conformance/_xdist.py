@@ -35,6 +35,7 @@ the others on another worker.
 from __future__ import annotations
 
 import marshal
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -87,6 +88,9 @@ class Batching:
         self._held: list[tuple[str, dict[str, Any]]] = []
         self._since = 0.0
         self._holding = False      # inside a conformance case
+        # pytest-xdist's channel callback sends too (--dist worksteal's "unscheduled"),
+        # from another thread: what is held must not change under a flush
+        self._lock = threading.RLock()
         self._failed = False
         #: the worker's ``workeroutput``: the count of batches sent is kept there
         #: (under `BATCH`), for whoever wants to see that batches were used
@@ -112,10 +116,14 @@ class Batching:
         self._failed = True
 
     def sendevent(self, name: str, **kwargs: Any) -> None:
+        with self._lock:
+            self._sendevent(name, kwargs)
+
+    def _sendevent(self, name: str, kwargs: dict[str, Any]) -> None:
         if name == "logstart":
             self._holding = kwargs.get("nodeid") in self.cases
         if not self._holding or name not in ITEM_EVENTS:
-            self.flush()
+            self._flush()
             self._send(name, **kwargs)
             return
         if not self._held:
@@ -125,9 +133,13 @@ class Batching:
             self._holding = False
             if (self._failed or self._pending() < LOW_QUEUE or len(self._held) >= MAX_EVENTS
                     or time.monotonic() - self._since >= MAX_AGE):
-                self.flush()
+                self._flush()
 
     def flush(self) -> None:
+        with self._lock:
+            self._flush()
+
+    def _flush(self) -> None:
         if self._held:
             events, self._held, self._failed = self._held, [], False
             self.output[BATCH] = self.output.get(BATCH, 0) + 1

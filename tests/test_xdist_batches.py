@@ -148,7 +148,8 @@ def many_cases(root, count):
 
 
 @pytest.mark.slow
-def test_under_xdist_batches_are_sent_and_every_item_is_reported(pytester, monkeypatch):
+@pytest.mark.parametrize("dist", ["load", "worksteal"])
+def test_under_xdist_batches_are_sent_and_every_item_is_reported(pytester, monkeypatch, dist):
     """A real pytest-xdist run: batches were used, and the terminal, --junitxml and
     the conformance report hold every item, conformance or not."""
     import json
@@ -161,7 +162,7 @@ def test_under_xdist_batches_are_sent_and_every_item_is_reported(pytester, monke
     pytester.makepyfile(test_plain="def test_one(): pass\ndef test_two(): pass\n")
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine", "--conformance-cases",
-        str(root), "-n", "2", "-s", "--junitxml", "junit.xml",
+        str(root), "-n", "2", "--dist", dist, "-s", "--junitxml", "junit.xml",
         "--conformance-report", "out")
     assert result.ret == 0
     result.assert_outcomes(passed=64)
@@ -199,3 +200,21 @@ def test_a_batch_travels_as_one_marshal_blob_unless_a_value_is_not_marshal_data(
     wire.batching.flush()
     assert type(wire.messages[1][1]["events"]) is list
     assert wire.delivered == [*item("c0", 0), *odd]
+
+
+def test_events_sent_from_another_thread_meanwhile_are_neither_lost_nor_reordered():
+    """pytest-xdist's channel callback sends "unscheduled" (--dist worksteal) from
+    its own thread while the worker's main thread is holding a batch."""
+    import threading
+
+    cases = [f"c{i}" for i in range(300)]
+    wire = Wire(cases)
+    mine = [e for i, c in enumerate(cases) for e in item(c, i)]
+    theirs = [("unscheduled", {"indices": [k]}) for k in range(300)]
+    other = threading.Thread(target=wire.run, args=(theirs,))
+    other.start()
+    wire.run(mine)
+    other.join()
+    wire.batching.flush()
+    assert [e for e in wire.delivered if e[0] != "unscheduled"] == mine
+    assert [e for e in wire.delivered if e[0] == "unscheduled"] == theirs
