@@ -78,6 +78,13 @@ class Unpacking:
         workerinput[BATCH] = True
 
 
+def _length_of(queue: Any) -> Callable[[], int]:
+    """How many items pytest-xdist's worker queue holds, read through the queue each
+    time: a steal (--dist worksteal) replaces its deque, whose length, if bound
+    once, would never run low again."""
+    return lambda: len(queue._items)
+
+
 class Batching:
     """Worker side: holds the events of the worker's conformance cases."""
 
@@ -102,10 +109,11 @@ class Batching:
         if not getattr(config, "workerinput", {}).get(BATCH):
             return None
         for plugin in config.pluginmanager.get_plugins():
-            queue = getattr(getattr(plugin, "torun", None), "_items", None)
+            queue = getattr(plugin, "torun", None)
             send = getattr(plugin, "sendevent", None)
-            if type(plugin).__name__ == "WorkerInteractor" and queue is not None and send:
-                batching = cls(send, queue.__len__, cases)
+            if (type(plugin).__name__ == "WorkerInteractor" and send
+                    and hasattr(queue, "_items")):
+                batching = cls(send, _length_of(queue), cases)
                 batching.output = getattr(config, "workeroutput", batching.output)
                 plugin.sendevent = batching.sendevent
                 return batching

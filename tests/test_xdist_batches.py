@@ -126,6 +126,8 @@ def test_a_worker_batches_only_when_its_controller_asked_and_xdist_is_as_expecte
     batching = Batching.install(Config({BATCH: True}, [interactor]), {"c"})
     assert batching is not None and interactor.sendevent == batching.sendevent
     assert batching._pending() == 2
+    interactor.torun._items = [3]   # a steal replaces the queue's deque
+    assert batching._pending() == 1
 
 
 def test_a_node_unlike_pytest_xdists_is_left_alone():
