@@ -230,12 +230,15 @@ class _Conformance:
         controller reads it back the same way: with thousands of items that was
         most of the controller's work.  marshal keeps every type the dict holds
         (tuples stay tuples), and the controller unpacks it before pytest reads it
-        (`pytest_report_from_serializable`), so the report is the one sent.
+        (`pytest_report_from_serializable`), so the report is the one sent.  A
+        case's report whose events travel in a batch (`_xdist`) is left as it is:
+        the batch is one marshal blob already.
         """
         data = yield
+        nodeid = getattr(report, "nodeid", None)
+        batched = self._batching is not None and nodeid in self._batching.cases
         # only to the controller: other callers (pytest-reportlog) write JSON
-        if (self.is_worker and isinstance(data, dict)
-                and getattr(report, "nodeid", None) in self._nodeids):
+        if self.is_worker and isinstance(data, dict) and nodeid in self._nodeids and not batched:
             try:
                 return {"$report_type": data["$report_type"], PACKED: marshal.dumps(data, 4)}
             except ValueError:  # a value marshal does not know (another plugin's): as it is

@@ -184,6 +184,7 @@ def test_a_workers_report_of_a_conformance_item_travels_packed_and_arrives_whole
 
     state = object.__new__(_Conformance)   # only what the two hooks read
     state.is_worker, state._nodeids = True, {"::conformance::toy/a"}
+    state._batching = None   # not under batches (`_xdist`): reports travel packed
     report = pytest.TestReport(
         "::conformance::toy/a", ("cases/toy/a.yaml", 0, "toy/a"), {"toy/a": 1}, "failed",
         "FAIL toy/a", "call", [("Captured stderr call", "x")], 0.25,
@@ -241,3 +242,25 @@ def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
                                 "--conformance-cases", str(root))
     result.assert_outcomes(passed=3)   # the two toy cases and test_outside
+
+
+def test_a_batched_cases_report_is_not_packed_twice():
+    """Its events travel in a batch, which is one marshal blob already (`_xdist`)."""
+    from _pytest.reports import _report_to_json
+
+    from conformance._plugin import PACKED, _Conformance
+    from conformance._xdist import Batching
+
+    state = object.__new__(_Conformance)
+    state.is_worker, state._nodeids = True, {"::conformance::toy/a", "::conformance::toy/p"}
+    state._batching = Batching(lambda *a, **k: None, lambda: 10, {"::conformance::toy/a"})
+    for nodeid, packed in (("::conformance::toy/a", False), ("::conformance::toy/p", True)):
+        report = pytest.TestReport(nodeid, ("f", 0, nodeid), {}, "passed", None, "call", [], 0.1)
+        data = {**_report_to_json(report), "$report_type": "TestReport"}
+        wrapper = state.pytest_report_to_serializable(config=None, report=report)
+        next(wrapper)
+        try:
+            wrapper.send(dict(data))
+        except StopIteration as stop:
+            assert (PACKED in stop.value) is packed
+            assert packed or stop.value == data
