@@ -77,10 +77,15 @@ FRESH_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 FRESH_ENV["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "conformance-bench-pyc")
 
 
+def wall(argv: list[str], cwd: Path) -> float:
+    """Wall time of a fresh process running ``argv`` to its end (which must be 0)."""
+    return clock(lambda: subprocess.run(argv, cwd=cwd, check=True, env=FRESH_ENV,
+                                        stdout=subprocess.DEVNULL))
+
+
 def fresh_python(code: str, *args: str, cwd: Path = ROOT) -> float:
     """Wall time of a fresh interpreter running ``code`` (process start included)."""
-    return clock(lambda: subprocess.run([PYTHON, *args, "-c", code], cwd=cwd, check=True,
-                                        stdout=subprocess.DEVNULL, env=FRESH_ENV))
+    return wall([PYTHON, *args, "-c", code], cwd)
 
 
 def reported(code: str) -> float:
@@ -285,32 +290,24 @@ def main_row(pairs: int, baseline: str | None) -> tuple[str, str, str, str]:
     The catalogue has grown since (two more rulesets, more cases and mutants), so
     the two commands do different amounts of work; the row compares the time per
     item run (an item against the engine or against one mutant), in interleaved pairs.
+    Each command's item runs are the same in every run, so the per-pair ratio of
+    times per item run is the ratio of times scaled by the two counts.
     """
     with tempfile.TemporaryDirectory() as out:
         ours = [PYTHON, "-m", "conformance", "certify", "--engine", "reference",
                 "--mutation", "--jobs", "2", "-q", "--out", out]   # as the README runs it
-
-        def run_ours() -> float:
-            took = clock(lambda: subprocess.run(ours, cwd=ROOT, check=True, env=FRESH_ENV,
-                                                stdout=subprocess.DEVNULL))
-            return took / item_runs(Path(out, "report.json"))
         if not baseline:
-            took = statistics.median(run_ours() for _ in range(pairs)) * item_runs(
-                Path(out, "report.json"))
+            took = statistics.median(wall(ours, ROOT) for _ in range(pairs))
             return row("README main command (certify --mutation --jobs 2)", f"{took:.0f} s",
                        "under half of 52-59 s at 3a663b9 (pass --baseline)", None)
         base = Path(baseline).resolve()
         theirs = [str(base / ".venv" / "bin" / "python"), "-m", "conformance", "certify",
                   "--engine", "reference", "--mutation", "--out", str(Path(out, "base"))]
-
-        def run_theirs() -> float:
-            took = clock(lambda: subprocess.run(theirs, cwd=base, check=True, env=FRESH_ENV,
-                                                stdout=subprocess.DEVNULL))
-            return took / item_runs(Path(out, "base", "report.json"))
-        a, b, ratio = paired(pairs, run_ours, run_theirs)
+        a, b, ratio = paired(pairs, lambda: wall(ours, ROOT), lambda: wall(theirs, base))
         n_a, n_b = item_runs(Path(out, "report.json")), item_runs(Path(out, "base", "report.json"))
+    ratio *= n_b / n_a
     return row("README main command, per item run: now / 3a663b9 (--baseline)",
-               f"{a * n_a:.0f} s for {n_a} / {b * n_b:.0f} s for {n_b} = {ratio:.2f}x",
+               f"{a:.0f} s for {n_a} / {b:.0f} s for {n_b} = {ratio:.2f}x",
                "under half (<= 0.5x), and parallel (item 1/5)", ratio <= 0.5)
 
 
@@ -325,7 +322,7 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
 
     # all n pairs: one run is 8-14 s on this machine, and its speed drifts that much
     _, _, ratio = paired(n, lambda: h.run(SERVER, cases=False, properties=True),
-                     lambda: h.run("reference", cases=False, properties=True))
+                         lambda: h.run("reference", cases=False, properties=True))
     rows.append(row(f"properties, subprocess / in-process ({h.profile.name})",
                     f"{ratio:.2f}x", "<= 1.2x", ratio <= 1.2))
 
