@@ -108,6 +108,16 @@ def import_time(module: str, after: str = "") -> float:
     raise SystemExit(f"python -X importtime did not report {module}")
 
 
+def open_engine(spec: str, timeout: float, **options: Any) -> Any:
+    """The engine named by ``spec``; a subprocess one is a fresh interpreter like every
+    other this script starts, so it runs with bytecode caching too (`FRESH_ENV`)."""
+    from conformance._loading import load_engine
+
+    if spec.startswith("cmd:"):
+        options["env"] = FRESH_ENV
+    return load_engine(spec, timeout=timeout, **options)
+
+
 class Harness:
     """The catalogue, loaded once, and the runs the table compares."""
 
@@ -145,7 +155,7 @@ class Harness:
         from conformance._runner import Runner, Selection
 
         def go() -> None:
-            engine = load_engine(spec, timeout=self.profile.timeout)
+            engine = open_engine(spec, self.profile.timeout)
             try:
                 runner = Runner(self.catalogue, engine, spec, self.profile,
                                 Selection(cases=cases, properties=properties),
@@ -161,11 +171,10 @@ class Harness:
                meter: Callable[[Callable[[], Any]], float] = clock, play: bool = True) -> float:
         """Every case ``passes`` times over one engine session (one process start);
         ``play=False`` sends one request per start, act and observe, never ``play``."""
-        from conformance._loading import load_engine
         from conformance._runner import Runner, Selection
 
         def go() -> None:
-            engine = load_engine(spec, timeout=self.profile.timeout, play=play)
+            engine = open_engine(spec, self.profile.timeout, play=play)
             try:
                 runner = Runner(self.catalogue, engine, spec, self.profile,
                                 Selection(properties=False))
@@ -180,10 +189,8 @@ class Harness:
         return meter(go)
 
     def startup(self, meter: Callable[[Callable[[], Any]], float] = clock) -> float:
-        from conformance._loading import load_engine
-
         def go() -> None:
-            engine = load_engine(SERVER, timeout=self.profile.timeout)
+            engine = open_engine(SERVER, self.profile.timeout)
             engine.hello()
             engine.close()
         return meter(go)
