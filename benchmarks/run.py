@@ -244,11 +244,10 @@ def parallel_rows(n: int, h: Harness) -> list[tuple[str, str, str, str]]:
             where = Path(tmp, "empty" if "test_empty.py" in argv else "run")
 
             def go() -> float:
-                wall: list[float] = []
-                used = cpu(lambda: wall.append(clock(lambda: subprocess.run(
-                    argv, cwd=where, check=True, env=FRESH_ENV, stdout=subprocess.DEVNULL))))
+                took: list[float] = []
+                used = cpu(lambda: took.append(wall(argv, where)))
                 spent.setdefault(shlex.join(argv), []).append(used)
-                return wall[0]
+                return took[0]
             return go
 
         def used(argv: list[str]) -> float:
@@ -344,15 +343,15 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     # medians of interleaved runs; a case is one play message when the engine
     # offers play (the reference engine's server does), else one per request
     for play, label in ((True, "in plays"), (False, "one at a time, no play")):
-        wall: list[float] = []
+        walls: list[float] = []
         work: list[float] = []
         for _ in range(n):
-            for meter, into in ((clock, wall), (cpu, work)):
+            for meter, into in ((clock, walls), (cpu, work)):
                 more = h.passes(SERVER, 5, meter, play)
                 once = h.passes(SERVER, 1, meter, play)
                 bare = sum(h.bare(meter) for _ in range(4))
                 into.append((more - once - bare) / (4 * h.requests) * 1e6)
-        wall_us, work_us = statistics.median(wall), statistics.median(work)
+        wall_us, work_us = statistics.median(walls), statistics.median(work)
         counted = play or None  # without play: what an engine that does not offer it pays
         rows.append(row(f"harness overhead per subprocess request ({h.requests} requests "
                         f"{label}), wall", f"{wall_us:.0f} µs", "<= 150 µs",
@@ -385,8 +384,7 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
 
         def plugin(on: bool) -> Timed:
             argv = pytest if on else [*pytest, "-p", "no:conformance"]
-            return lambda: clock(lambda: subprocess.run(argv, cwd=empty, check=True,
-                                                        stdout=subprocess.DEVNULL, env=FRESH_ENV))
+            return lambda: wall(argv, Path(empty))
         on, off, _ = paired(n * 2, plugin(True), plugin(False))
     cost = (on - off) * 1000
     rows.append(row("the pytest plugin without --engine: its import (pytest already loaded)",
