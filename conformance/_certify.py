@@ -117,7 +117,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         if config.mutation:
             from conformance._mutation import run_mutants
 
-            mutation = {"mutants": [], "score": 1.0}
+            mutation = {"mutants": [], "score": 1.0, "certified_score": 1.0}
             run_mutants(suite, config.selection.rulesets, config.profile,
                         into=mutation, on_mutant=on_mutant, jobs=config.jobs)
     except KeyboardInterrupt:

@@ -610,14 +610,16 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     from conformance._suite import Suite
 
     def show(row: dict[str, Any]) -> None:
-        mark = "killed" if row["killed"] else "SURVIVED"
-        print(f"{row['name']:32} {mark:8} {', '.join(row['killed_by'][:3])}", file=sys.stderr)
+        mark = ("SURVIVED" if not row["killed"] else
+                "killed" if row["certified"] else "killed (not by a seed item)")
+        print(f"{row['name']:32} {mark:27} {', '.join(row['killed_by'][:3])}", file=sys.stderr)
 
     result = run_mutants(Suite.load(args.cases, args.ruleset), args.ruleset,
                          get_profile(args.profile), on_mutant=show, jobs=args.jobs)
     survivors = [m for m in result["mutants"] if not m["killed"]]
     print(f"mutation score {result['score']:.2%}: {len(result['mutants']) - len(survivors)} of "
-          f"{len(result['mutants'])} mutants killed")
+          f"{len(result['mutants'])} mutants killed; {result['certified_score']:.2%} caught by "
+          "the certification (killed by a seed-basis item)")
     for m in survivors:
         print(f"SURVIVED: {m['name']} (breaks {', '.join(m['rules'])})")
     return ExitCode.FAILURES if survivors else ExitCode.OK

@@ -52,7 +52,8 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     an interrupt inside a mutant's run is raised again as KeyboardInterrupt
     rather than moving on.
     """
-    result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0}
+    result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
+                                                             "certified_score": 1.0}
     rows: list[dict[str, Any]] = result["mutants"]
     mutants = list_mutants(rulesets)
     order = {m["name"]: i for i, m in enumerate(mutants)}
@@ -61,6 +62,7 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
         rows.append(row)
         rows.sort(key=lambda r: order[r["name"]])
         result["score"] = sum(r["killed"] for r in rows) / len(rows)
+        result["certified_score"] = sum(r["certified"] for r in rows) / len(rows)
         if on_mutant is not None:
             on_mutant(row)
 
@@ -97,7 +99,10 @@ def _run_one(suite: Suite, profile: Profile, mutant: dict[str, Any]) -> dict[str
     return {"name": mutant["name"], "ruleset": mutant["ruleset"],
             "rules": mutant["rules"], "killed": bool(killers),
             "killed_by": [r["id"] for r in killers],
-            "killed_for": [rule for rule in mutant["rules"] if rule in tagged]}
+            "killed_for": [rule for rule in mutant["rules"] if rule in tagged],
+            # caught by an item the certification rests on: an engine with this
+            # bug cannot certify `pass` (a reading's or context's kill cannot say so)
+            "certified": any(r["basis"] == "seed" for r in killers)}
 
 
 #: What forked workers inherit: the loaded suite and the profile.

@@ -143,7 +143,7 @@ def test_no_failures_says_so() -> None:
 def test_problems_and_mutation_are_listed() -> None:
     md = render(sample_report(), "md")
     assert "- **known-failures:** mtg/609-4/stale-known-failure passed; remove it" in md
-    assert "Score: 50% of 2 mutants killed." in md
+    assert "Score: 50% of 2 mutants killed; 50% caught by the certification" in md
     assert re.search(r"^\| x-from-cost +\| vision +\| vision/QA-269 +\| \*\*no\*\*", md, re.M)
 
 

@@ -284,12 +284,20 @@ def _mutation(report: dict[str, Any]) -> list[str]:
     if not mutation:
         return []
     rows = [_row([_e(m["name"], 200), _e(m["ruleset"]), _e(", ".join(m["rules"])),
-                  _status("pass" if m["killed"] else "fail", "yes" if m["killed"] else "no"),
+                  _yes_no(m["killed"]),
+                  _yes_no(m.get("certified", m["killed"])),
                   _e(", ".join(m["killed_by"]))])
             for m in mutation["mutants"]]
+    certified = mutation.get("certified_score", mutation["score"])
     return [f'<section id="mutation"><h2>Mutation</h2><p>Score: {mutation["score"]:.0%} of '
-            f'{len(mutation["mutants"])} mutants killed.</p>'
-            f'{_table(["mutant", "ruleset", "rules", "killed", "killed by"], rows)}</section>']
+            f'{len(mutation["mutants"])} mutants killed; {certified:.0%} caught by the '
+            'certification (killed by an item the verdict rests on).</p>'
+            f'{_table(["mutant", "ruleset", "rules", "killed", "caught by the certification", "killed by"], rows)}'
+            '</section>']
+
+
+def _yes_no(flag: bool) -> str:
+    return _status("pass" if flag else "fail", "yes" if flag else "no")
 
 
 # -- shared with the comparison page (report/_compare.py) --------------------------------

@@ -190,11 +190,16 @@ def _mutation(report: dict[str, Any]) -> list[str]:
         return []
     rows = [
         [inline(m["name"]), inline(m["ruleset"]), inline(", ".join(m["rules"])),
-         "yes" if m["killed"] else "**no**", inline(", ".join(m["killed_by"]))]
+         "yes" if m["killed"] else "**no**",
+         "yes" if m.get("certified", m["killed"]) else "**no**",
+         inline(", ".join(m["killed_by"]))]
         for m in mutation["mutants"]
     ]
     return [
         "## Mutation",
-        f"Score: {mutation['score']:.0%} of {len(mutation['mutants'])} mutants killed.",
-        _table(rows, ["mutant", "ruleset", "rules", "killed", "killed by"]),
+        f"Score: {mutation['score']:.0%} of {len(mutation['mutants'])} mutants killed; "
+        f"{mutation.get('certified_score', mutation['score']):.0%} caught by the certification "
+        "(killed by an item the verdict rests on, so an engine with that bug cannot pass).",
+        _table(rows, ["mutant", "ruleset", "rules", "killed", "caught by the certification",
+                      "killed by"]),
     ]
