@@ -25,7 +25,7 @@ from conformance._results import Result
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
 from conformance._suite import Suite
-from conformance._verdict import rule_status, verdict
+from conformance._verdict import filters_applied, item_counts, rule_status, verdict
 
 REPORT_FORMAT = "card-conformance-report/2"
 
@@ -44,6 +44,7 @@ class RunConfig:
     mutation: bool = False                # also run the reference engine's mutants
     jobs: int = 1                         # processes for the main run and for mutation
     update_known_failures: bool = False   # re-pin the known-failures file to this catalogue
+    fail_under: float | None = None       # exit 1 below this percent of seed rules checked
 
 
 def check_default_root(root: Path | None) -> None:
@@ -160,10 +161,12 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
                  mutation: dict[str, Any] | None,
                  property_rules: dict[str, list[str]]) -> dict[str, Any]:
     as_json = [r.to_json() for r in results]
-    summary = _summary(as_json)
     rows = rule_rows(catalogue, as_json, config.selection, mutation, property_rules,
                      config.strict_readings)
     handshake = next((p["message"] for p in problems if p["kind"] == "handshake"), "")
+    summary = item_counts(as_json, config.strict_readings, engine_started=not handshake)
+    filters = config.selection.to_json()
+    shard = "{}/{}".format(*config.selection.shard) if config.selection.shard else None
     return {
         "format": REPORT_FORMAT,
         "complete": complete,
@@ -176,11 +179,12 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
             "timeout": config.timeout or config.profile.timeout,
             "max_examples": config.profile.max_examples,
             "seed": config.profile.seed,
-            "filters": config.selection.to_json(),
+            "filters": filters,
             "known_failures": str(config.known_failures) if config.known_failures else None,
             "strict_readings": config.strict_readings,
             "allow_no_verdict": config.allow_no_verdict,
-            "shard": "{}/{}".format(*config.selection.shard) if config.selection.shard else None,
+            "shard": shard,
+            "fail_under": config.fail_under,
         },
         "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "duration": round(duration, 3),
@@ -188,13 +192,25 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
                            strict=config.strict_readings,
                            # a shard may hold nothing; `merge` judges the whole run
                            allow_no_verdict=(config.allow_no_verdict
-                                             or config.selection.shard is not None)),
+                                             or config.selection.shard is not None),
+                           claimed=claimed_rulesets(engine_info, catalogue),
+                           filters=filters_applied({**filters, "shard": shard}),
+                           fail_under=config.fail_under),
         "summary": summary,
         "results": as_json,
         "rules": rows,
         "problems": problems,
         "mutation": mutation,
     }
+
+
+def claimed_rulesets(engine_info: dict[str, Any], catalogue: Catalogue) -> list[str]:
+    """The rulesets the engine claims that the catalogue has (a claim of a ruleset
+    nobody wrote cases for cannot be checked, and is said so at the handshake)."""
+    from conformance._catalogue import catalogue_folders
+
+    known = set(catalogue.rulesets) | set(catalogue_folders(catalogue.root))
+    return [r for r in engine_info.get("rulesets", []) if r in known]
 
 
 def review_known(known: KnownFailures, config: RunConfig, suite: Suite,
@@ -219,17 +235,6 @@ def _review_pin(known: KnownFailures, config: RunConfig, suite: Suite,
     if dropped:
         message += f"; dropped lines that match no item any more: {', '.join(dropped)}"
     return [{"kind": "known-failures", "message": message}]
-
-
-def _summary(results: list[dict[str, Any]]) -> dict[str, int]:
-    summary = {"total": len(results), "pass": 0, "fail": 0, "error": 0, "skip": 0,
-               "expected_failures": 0, "unexpected_passes": 0}
-    for r in results:
-        summary[r["status"]] += 1
-        if r["expected_failure"]:
-            key = "unexpected_passes" if r["status"] == "pass" else "expected_failures"
-            summary[key] += 1
-    return summary
 
 
 def _rule_state(kind: str, cases: list[str], ran: list[dict[str, Any]],
@@ -305,13 +310,21 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "duration": max(r["duration"] for r in reports),
         "verdict": verdict(results, rows, complete=complete, handshake=handshake,
                            strict=strict,
-                           allow_no_verdict=bool(first["settings"].get("allow_no_verdict"))),
-        "summary": _summary(results),
+                           allow_no_verdict=bool(first["settings"].get("allow_no_verdict")),
+                           claimed=_claimed_of(first),
+                           filters=filters_applied(first["settings"]["filters"]),
+                           fail_under=first["settings"].get("fail_under")),
+        "summary": item_counts(results, strict, engine_started=not handshake),
         "results": results,
         "rules": rows,
         "problems": problems,
         "mutation": mutation,
     }
+
+
+def _claimed_of(report: dict[str, Any]) -> list[str] | None:
+    coverage = report["verdict"].get("coverage")
+    return None if coverage is None else coverage["claimed"] + coverage["claimed_not_run"]
 
 
 def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Selection,

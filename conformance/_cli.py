@@ -333,7 +333,7 @@ class _Progress:
 def _print_outcome(report: dict[str, Any]) -> None:
     """The terminal summary: the verdict first, each failure once, then the counts."""
     from conformance._verdict import skip_reasons
-    from conformance.report._text import differences, needs_attention
+    from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
     verdict = report["verdict"]
     handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
@@ -368,12 +368,11 @@ def _print_outcome(report: dict[str, Any]) -> None:
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {problem['message']}")
-    s = report["summary"]
     mutation = report["mutation"]
     score = (f", mutation score {mutation['score']:.0%} of {len(mutation['mutants'])} mutants"
-             if mutation else "")
-    print(f"\n{s['pass']} passed, {s['fail']} failed, {s['error']} errors, {s['skip']} skipped"
-          f" ({s['expected_failures']} known failures){score} in {report['duration']:.2f}s"
+             f" ({mutation.get('certified_score', mutation['score']):.0%} caught by the "
+             "certification)" if mutation else "")
+    print(f"\n{counts_line(report)}{score} in {report['duration']:.2f}s"
           f" [profile {report['settings']['profile']}]")
     tally = verdict["rules"]
     print(f"seed rules passed: {tally['seed']['pass']}/{tally['seed']['total']}; "
@@ -381,6 +380,9 @@ def _print_outcome(report: dict[str, Any]) -> None:
           f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
     print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): {verdict['message']}")
+    line = coverage_line(report)
+    if line:
+        print(f"coverage: {line}")
 
 
 def _print_result(r: dict[str, Any]) -> None:

@@ -99,7 +99,10 @@ class Selection:
             fnmatch.fnmatchcase(r, p) for r in rules for p in self.rules)
 
     def to_json(self) -> dict[str, Any]:
-        return {"select": list(self.select), "rules": list(self.rules)}
+        """What the report records; ``rulesets`` only when ``--ruleset`` was given."""
+        return {"select": list(self.select), "rules": list(self.rules),
+                "rulesets": list(self.rulesets or []), "cases": self.cases,
+                "properties": self.properties}
 
 
 def shard_of(item_id: str, shards: int) -> int:

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from conformance._catalogue import CONTEXT, READING, SEED_KINDS, Rule
+
+INFORMATIVE = "informative"
 from conformance._errors import ExitCode
 from conformance._results import Basis, worst
 
@@ -68,12 +70,107 @@ def rule_status(kind: str, results: list[dict[str, Any]], strict: bool) -> str |
     return worst(statuses) if statuses else None
 
 
+def items_checked(rule: Mapping[str, Any]) -> tuple[int, int]:
+    """(items that ran to a pass or fail, items the catalogue tags with the rule).
+
+    The total is the catalogue's, not the run's: an item left out by a filter
+    was not checked either.
+    """
+    total = len(rule["cases"]) + len(rule["properties"])
+    return rule["counts"]["pass"] + rule["counts"]["fail"], total
+
+
+def fully_checked(rule: Mapping[str, Any]) -> bool:
+    """Every item tagged with the rule ran, and the rule passes."""
+    ran, total = items_checked(rule)
+    return rule["status"] == "pass" and total > 0 and ran >= total
+
+
+def rule_counts(rules: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """The one count of rules every view shows, per group: seed, reading, context
+    and informative (kept apart: it states nothing to follow).
+
+    Per group: ``total``, one count per status, and ``checked``: fully checked
+    and passing (`fully_checked`).
+    """
+    tally = {name: {"total": 0, "pass": 0, "fail": 0, "error": 0, "skip": 0, "uncovered": 0,
+                    "checked": 0} for name in (*GROUPS, INFORMATIVE)}
+    for rule in rules:
+        row = tally[INFORMATIVE if rule["kind"] == INFORMATIVE else group(rule["kind"])]
+        row["total"] += 1
+        row[rule["status"]] += 1
+        row["checked"] += fully_checked(rule)
+    return tally
+
+
+def item_counts(results: Iterable[Mapping[str, Any]], strict: bool,
+                engine_started: bool = True) -> dict[str, int]:
+    """The one count of items every view shows.
+
+    ``pass``/``fail``/``error``/``skip`` are the statuses of all items (they add
+    up to ``total``); ``counted_failures`` and ``counted_errors`` are those the
+    verdict rests on; ``differs_from_readings`` and ``differs_from_reference``
+    are failures and errors that are information only.
+    """
+    out = {"total": 0, "pass": 0, "fail": 0, "error": 0, "skip": 0,
+           "counted_failures": 0, "counted_errors": 0,
+           "differs_from_readings": 0, "differs_from_reference": 0,
+           "expected_failures": 0, "unexpected_passes": 0}
+    for r in results:
+        out["total"] += 1
+        out[r["status"]] += 1
+        if r["expected_failure"]:
+            out["unexpected_passes" if r["status"] == "pass" else "expected_failures"] += 1
+        if r["status"] not in ("fail", "error"):
+            continue
+        if not engine_started or counts(r["basis"], strict):
+            if not r["expected_failure"]:
+                out["counted_failures" if r["status"] == "fail" else "counted_errors"] += 1
+        elif r["basis"] == "reference":
+            out["differs_from_reference"] += 1
+        else:
+            out["differs_from_readings"] += 1
+    return out
+
+
+def filters_applied(settings_filters: Mapping[str, Any]) -> list[str]:
+    """What a run's filters left out, in the options' own words (empty: nothing)."""
+    said = [f"--select {p}" for p in settings_filters.get("select", [])]
+    said += [f"--rule {p}" for p in settings_filters.get("rules", [])]
+    if settings_filters.get("rulesets"):
+        said.append("--ruleset " + ",".join(settings_filters["rulesets"]))
+    if settings_filters.get("cases") is False:
+        said.append("--no-cases")
+    if settings_filters.get("properties") is False:
+        said.append("--no-properties")
+    if settings_filters.get("shard"):
+        said.append(f"--shard {settings_filters['shard']}")
+    return said
+
+
 def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, complete: bool,
-            handshake: str, strict: bool, allow_no_verdict: bool) -> dict[str, Any]:
-    """The run's outcome: a status, the exit code, one sentence, and rule counts."""
+            handshake: str, strict: bool, allow_no_verdict: bool,
+            claimed: list[str] | None = None, filters: list[str] | None = None,
+            fail_under: float | None = None) -> dict[str, Any]:
+    """The run's outcome: a status, the exit code, one sentence, and rule counts.
+
+    Rules are counted over the rulesets the engine ``claimed`` (all when None):
+    a Vision-only engine is judged on Vision's rules.  ``pass`` means every seed
+    rule of those was checked in full and passes; a run where nothing counted
+    failed but less was checked is ``partial`` (exit 0, so a gate still works
+    for an engine on its way), or exit 1 below ``fail_under`` percent.
+    """
+    present = list(dict.fromkeys(r["ruleset"] for r in rules))
+    claimed_here = present if claimed is None else [r for r in present if r in claimed]
+    not_run = [] if claimed is None else [r for r in claimed if r not in present]
+    judged = [r for r in rules if r["ruleset"] in claimed_here]
+    tally = rule_counts(judged)
     counted = [r for r in results if counts(r["basis"], strict)]
     real = [r for r in counted if not r["expected_failure"]]
     stale = [r for r in results if r["status"] == "pass" and r["expected_failure"]]
+    seed = tally["seed"]
+    percent = 100.0 * seed["checked"] / seed["total"] if seed["total"] else 0.0
+    complete_coverage = seed["checked"] == seed["total"] and seed["total"] > 0 and not not_run
     if not complete:
         status, code, message = "interrupted", ExitCode.INTERRUPTED, "the run was interrupted"
     elif handshake:
@@ -92,15 +189,28 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
         code = ExitCode.OK if allow_no_verdict else ExitCode.NO_VERDICT
         message = ("nothing was checked: no item that counts passed or failed "
                    "(see the skip reasons)")
+    elif not complete_coverage:
+        status, code = "partial", ExitCode.OK
+        message = "no rule checked is broken, but not every seed rule was checked"
     else:
-        status, code, message = "pass", ExitCode.OK, "the engine follows every rule checked"
-    tally: dict[str, dict[str, int]] = {}
-    for name in GROUPS:
-        rows = [r for r in rules if group(r["kind"]) == name and r["kind"] != "informative"]
-        tally[name] = {"pass": sum(r["status"] == "pass" for r in rows), "total": len(rows)}
+        status, code, message = "pass", ExitCode.OK, "the engine follows every seed rule"
+    if fail_under is not None and status in ("pass", "partial") and percent < fail_under:
+        code = ExitCode.FAILURES
+        message += f"; below --fail-under {fail_under:g}: {percent:.0f}% of the seed rules checked"
+    skipped = skip_reasons(results)
     return {"status": status, "exit_code": int(code), "message": message,
-            "strict_readings": strict, "rules": tally,
-            "informative_rules": sum(r["kind"] == "informative" for r in rules)}
+            "strict_readings": strict,
+            "rules": {name: {"pass": tally[name]["pass"], "total": tally[name]["total"],
+                             "checked": tally[name]["checked"]} for name in GROUPS},
+            "informative_rules": tally[INFORMATIVE]["total"],
+            "coverage": {
+                "claimed": claimed_here, "claimed_not_run": not_run,
+                "percent": round(percent, 1), "fail_under": fail_under,
+                "items": len(results),
+                "items_not_run": sum(r["status"] == "skip" for r in results),
+                "top_reasons": [[reason, len(ids)] for reason, ids in skipped[:3]],
+                "filtered": list(filters or []),
+            }}
 
 
 def skip_reasons(results: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:

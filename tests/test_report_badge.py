@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_report_samples import partial_report, rule, sample_report
+from test_report_samples import partial_report, rule, sample_report, with_verdict
 
 from conformance.report import render
 from conformance.report._badge import badge
@@ -31,8 +31,10 @@ def test_a_badge_for_one_ruleset_of_many() -> None:
 
 def _with_statuses(statuses: list[str]) -> dict:
     report = sample_report()
-    report["rules"] = [rule(f"vision/IR-{n}", s) for n, s in enumerate(statuses)]
-    return report
+    # each rule has an item, so a passing rule is fully checked
+    report["rules"] = [rule(f"vision/IR-{n}", s, cases=(f"vision/c/{n}",))
+                       for n, s in enumerate(statuses)]
+    return with_verdict(report)
 
 
 @pytest.mark.parametrize(("passing", "colour"), [
@@ -47,7 +49,7 @@ def test_colour_follows_the_passing_fraction(passing: int, colour: str) -> None:
 def test_informative_rules_do_not_count_but_uncovered_and_skipped_do() -> None:
     report = _with_statuses(["pass", "uncovered", "skip"])
     report["rules"].append(rule("vision/IR-9", "uncovered", kind="informative"))
-    assert badge(report)["message"] == "1/3 rules"
+    assert badge(with_verdict(report))["message"] == "1/3 rules"
 
 
 def test_a_partial_or_empty_run_is_grey() -> None:

@@ -89,14 +89,20 @@ def assert_layout_holds(md: str) -> None:
 def test_summary_rulesets_and_rules_are_tabled() -> None:
     md = render(sample_report(), "md")
     assert md.startswith("# Conformance report: reference-engine 0.1.0\n")
-    assert "| total   | pass   | fail   | error   | skip   | expected failures" in md
-    assert re.search(r"^\| vision +\| 6 +\| 0 +\| 2 +\| 1 +\| 1 +\| 2 +\| 4 +\| 1 +\| 3 ", md,
-                     re.M)
+    assert ("Items (cases and properties): 2 passed, 2 failed, 1 errors, 1 skipped "
+            "(1 known failures: not counted)") in md
+    # ruleset, claimed, seed rules, fully checked, pass, fail, error, skip, uncovered,
+    # readings followed, cases, properties, counted failures
+    assert re.search(r"^\| vision +\| yes +\| 5 +\| 0 +\| 0 +\| 2 +\| 1 +\| 1 +\| 1 +\| 0/0 +"
+                     r"\| 4 +\| 1 +\| 2 ", md, re.M)
+    assert re.search(r"^\| seed rules +\| 7 +\| 1 +\| 1 +\| 3 +\| 1 +\| 1 +\| 1 +\|", md, re.M)
+    assert re.search(r"^\| informative +\| 1 +\| nothing to follow", md, re.M)
     assert "### vision" in md and "### mtg" in md
     for rule in sample_report()["rules"]:
         row = re.search(rf"^\| {re.escape(rule['id'])} .*$", md, re.M)
         assert row, rule["id"]
-        assert f"| {rule['status']} " in row.group() + " "
+        shown = "nothing to follow" if rule["kind"] == "informative" else rule["status"]
+        assert f"| {shown} " in row.group() + " "
     assert re.search(r"^\| vision/IR-3\.2\.5\.b +\| rule +\| 1 +\| 1 +\| 1/1 +\| fail", md, re.M)
     assert_layout_holds(md)
 

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from conformance._results import Mismatch, Result
-from conformance._verdict import verdict
+from conformance._verdict import item_counts, verdict
 from conformance.report import validate_report
 
 DIGEST = "sha256:" + "ab" * 32
@@ -122,12 +122,14 @@ def sample_report() -> dict[str, Any]:
 
 
 def with_verdict(report: dict[str, Any]) -> dict[str, Any]:
-    """Recompute ``verdict`` after a test changed results, rules or problems."""
+    """Recompute ``verdict`` and ``summary`` after a test changed results, rules or problems."""
     handshake = next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
+    strict = report["settings"]["strict_readings"]
     report["verdict"] = verdict(report["results"], report["rules"],
                                 complete=report["complete"], handshake=handshake,
-                                strict=report["settings"]["strict_readings"],
-                                allow_no_verdict=False)
+                                strict=strict, allow_no_verdict=False,
+                                claimed=report["engine"]["rulesets"])
+    report["summary"] = item_counts(report["results"], strict, engine_started=not handshake)
     return report
 
 

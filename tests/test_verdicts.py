@@ -358,7 +358,7 @@ def test_a_differing_reading_is_information_unless_strict(tmp_path):
     rules = {r["id"]: r for r in report["rules"]}
     assert rules["toy/R-1"]["status"] == "pass"          # the seed rule is not blamed
     assert rules["toy/reading/add-zero"]["status"] == "fail"
-    assert report["verdict"]["rules"]["reading"] == {"pass": 0, "total": 1}
+    assert report["verdict"]["rules"]["reading"] == {"pass": 0, "total": 1, "checked": 0}
     md = render(report, "md")
     assert "Readings (the catalogue's answer" in md and "| differs" in md
     assert "## Differs from the catalogue's readings" in md
@@ -367,7 +367,9 @@ def test_a_differing_reading_is_information_unless_strict(tmp_path):
     strict = _toy_run(cases, strict_readings=True)
     assert exit_status(strict) == 1
     assert {r["id"]: r["status"] for r in strict["rules"]}["toy/R-1"] == "fail"
-    assert json.loads(render(report, "badge"))["message"] == "2/3 rules"  # R-3 uncovered
+    # R-3 is uncovered: nothing checked it, so the run is partial
+    assert json.loads(render(report, "badge"))["message"] == "partial: 2/3 rules checked"
+    assert report["verdict"]["status"] == "partial"
 
 
 def test_known_failures_and_diff_handle_readings(tmp_path):

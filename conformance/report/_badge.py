@@ -1,8 +1,10 @@
 """badge.json: a shields.io endpoint (https://shields.io/badges/endpoint-badge).
 
-The message counts seed rules, exactly as the report's verdict does
-(`conformance._verdict.verdict`): "41/52 rules" says how much of the rulebook
-an engine follows.  Informative rules are left out (nothing to follow);
+The message counts seed rules of the rulesets the engine claims, exactly as
+the report's verdict does (`conformance._verdict.verdict`): "41/52 rules" says
+how much of the rulebook an engine was checked on in full and follows;
+"partial: 3/33 rules checked" that no rule checked is broken but most were not
+checked, and "(filtered)" that a filter left items out.  Informative rules are left out (nothing to follow);
 uncovered and skipped rules count against the engine, because a rule nobody
 checked is not a rule it was certified on.  Readings and context entries are
 not the seed and never enter the badge.  An engine that never started says
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance._verdict import group
+from conformance._verdict import rule_counts
 
 #: (minimum passing fraction, colour), best first.
 _COLOURS = ((1.0, "brightgreen"), (0.9, "green"), (0.75, "yellowgreen"), (0.5, "orange"))
@@ -22,27 +24,32 @@ _COLOURS = ((1.0, "brightgreen"), (0.9, "green"), (0.75, "yellowgreen"), (0.5, "
 
 def badge(report: dict[str, Any], ruleset: str | None = None) -> dict[str, Any]:
     """The endpoint data for the whole run, or for one ruleset in it."""
-    rules = [r for r in report["rules"] if r["kind"] != "informative"
-             and group(r["kind"]) == "seed" and (ruleset is None or r["ruleset"] == ruleset)]
-    passed = sum(r["status"] == "pass" for r in rules)
     if ruleset is None:
+        seed = report["verdict"]["rules"]["seed"]   # the claimed rulesets' count, once
+        passed, total = seed.get("checked", seed["pass"]), seed["total"]
         chosen = report["settings"]["rulesets"]
         label = chosen[0] if len(chosen) == 1 else "conformance"
     else:
+        tally = rule_counts(r for r in report["rules"] if r["ruleset"] == ruleset)["seed"]
+        passed, total = tally["checked"], tally["total"]
         label = ruleset
     status = report["verdict"]["status"]
     if status == "not certified":
         return {"schemaVersion": 1, "label": label, "message": "engine could not be certified",
                 "color": "red"}
-    message = f"{passed}/{len(rules)} rules"
+    message = f"{passed}/{total} rules"
+    if status == "partial":
+        message = f"partial: {message} checked"
     if status == "no verdict":
         message = "no verdict: nothing checked"
-    if not rules or not report["complete"] or status == "no verdict":
+    if not total or not report["complete"] or status == "no verdict":
         colour = "lightgrey"
     else:
-        colour = next((c for least, c in _COLOURS if passed / len(rules) >= least), "red")
+        colour = next((c for least, c in _COLOURS if passed / total >= least), "red")
     if not report["complete"]:
         message += " (partial)"
+    if report["verdict"].get("coverage", {}).get("filtered"):
+        message += " (filtered)"
     return {"schemaVersion": 1, "label": label, "message": message, "color": colour}
 
 

@@ -73,10 +73,15 @@ def groups(rules: Iterable[dict[str, Any]]) -> list[tuple[str, str]]:
 
 
 def tally(rules: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
-    """Status counts per (ruleset, family), plus a ``(ruleset, "all")`` total."""
+    """Status counts per (ruleset, family), plus a ``(ruleset, "all")`` total of its seed
+    rules (readings and context have bars of their own, outside the total, as the
+    verdict counts them: `conformance._verdict.rule_counts`)."""
     out: dict[tuple[str, str], dict[str, int]] = {}
     for rule in counted(rules):
-        for key in ((rule["ruleset"], "all"), (rule["ruleset"], family(rule))):
+        keys = [(rule["ruleset"], family(rule))]
+        if rule.get("kind") not in SEPARATE_KINDS:
+            keys.insert(0, (rule["ruleset"], "all"))
+        for key in keys:
             counts = out.setdefault(key, {})
             status = display_status(rule)
             counts[status] = counts.get(status, 0) + 1
@@ -101,7 +106,7 @@ def _rows(rules: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
 
 
 def _label(ruleset: str, fam: str, total: bool) -> str:
-    return f"{ruleset} (all rules)" if total else f"  {fam}"
+    return f"{ruleset} (seed rules)" if total else f"  {fam}"
 
 
 def stacked(rules: list[dict[str, Any]], title: str) -> str:

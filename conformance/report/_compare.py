@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance._results import worst
+from conformance._verdict import rule_counts
 from conformance.report import _chart, _replace, _text
 from conformance.report._html import anchor, e, page, status_badge, table, tr
 from conformance.report._markdown import inline
@@ -141,8 +142,9 @@ def render_html(comparison: Comparison) -> str:
 
 
 def _passed(column: Column) -> str:
-    counted = _chart.counted(column.rules.values())
-    return f"{sum(r['status'] == 'pass' for r in counted)}/{len(counted)}"
+    """Seed rules passed, counted as the verdict counts them (`rule_counts`)."""
+    seed = rule_counts(column.rules.values())["seed"]
+    return f"{seed['pass']}/{seed['total']} seed rules"
 
 
 def _html_table(comparison: Comparison) -> str:

@@ -118,15 +118,14 @@ def _sticky(report: dict[str, Any], nav: list[str]) -> str:
     if groups["reading"]["total"]:
         parts.append(f"readings followed {groups['reading']['pass']}/"
                      f"{groups['reading']['total']}")
-    summary = report["summary"]
-    parts.append(f"{summary['pass']} passed, {summary['fail']} failed, {summary['error']} "
-                 f"errors, {summary['skip']} skipped")
+    parts.append(_text.counts_line(report))
     return (f'<div class="sticky" id="sticky"><p>{" · ".join(parts)}</p>'
             f"<nav>{''.join(nav)}</nav></div>")
 
 
 def _verdict_class(status: str) -> str:
-    return {"pass": "pass", "fail": "fail", "no verdict": "skip"}.get(status, "error")
+    return {"pass": "pass", "fail": "fail", "no verdict": "skip", "partial": "skip"}.get(
+        status, "error")
 
 
 def _banner(report: dict[str, Any]) -> list[str]:
@@ -142,7 +141,7 @@ def _banner(report: dict[str, Any]) -> list[str]:
     css = {"pass": "pass", "fail": "fail", "error": "error"}.get(status, "skip")
     banners.append(f'<p><strong>Verdict:</strong> '
                    f'<span class="status status-{css}">{_e(status)}</span> '
-                   f'{_e(_text.verdict_line(report), 1000)}</p>')
+                   f'{_e(_text.verdict_line(report, status=False), 1000)}</p>')
     return banners
 
 
@@ -153,21 +152,18 @@ def _facts(report: dict[str, Any]) -> str:
 
 
 def _summary(report: dict[str, Any]) -> str:
-    summary, rules = report["summary"], report["rules"]
-    statuses = ("pass", "fail", "error", "skip", "uncovered")
-    results = _table([k.replace("_", " ") for k in summary],
-                     [_row([_e(v) for v in summary.values()])])
-    by_rule = _table(["rules", "count", *statuses],
-                     [_row([_e(title.split(" (")[0]), _e(len(rows)),
-                            *(_e(sum(r["status"] == s for r in rows)) for s in statuses)])
-                      for title, rows in [*_text.rule_groups(report), ("all", rules)]])
+    rules = report["rules"]
+    headers, rule_rows = _text.rule_summary(report)
+    by_rule = _table(headers, [_row([_e(v) for v in row]) for row in rule_rows])
     counts = _text.ruleset_rows(report)
     rows = [_row([_e(v) for v in row.values()]) for row in counts]
     per_ruleset = _table(list(counts[0]), rows) if counts else "<p>No rulesets.</p>"
     chart = _chart.stacked(rules, "Rules by status, per ruleset and rule family")
+    claimed = ", ".join(_text.claimed(report)) or "none"
     return (f'<section id="summary"><h2>Summary</h2>{chart}'
-            f"<h3>Results (cases and properties)</h3><div class=\"scroll\">{results}</div>"
-            f'<h3>Rules</h3><div class="scroll">{by_rule}</div><h3>Rulesets</h3>'
+            f"<h3>Items (cases and properties)</h3><p>{_e(_text.counts_line(report))}</p>"
+            f'<h3>Rules of the claimed rulesets ({_e(claimed)})</h3>'
+            f'<div class="scroll">{by_rule}</div><h3>Rulesets</h3>'
             f'<div class="scroll">{per_ruleset}</div></section>')
 
 
@@ -196,7 +192,7 @@ def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -
             cells = [_e(rule["id"], 200), _e(rule["kind"]), _e(rule["title"], 300),
                      _e(len(rule["cases"])), _e(len(rule["properties"])),
                      _e(_text.mutants_killed(report, rule)),
-                     f'<span class="status">{_e(_text.rule_outcome(rule))}</span>', links]
+                     f'<span class="status">{_e(_text.rule_progress(rule))}</span>', links]
             rows.append(_row(cells, f"status-{_e(rule['status'])}", anchor("rule", rule["id"])))
         tables.append(f"<h3>{_e(title)}</h3>" + _table(
             ["rule", "kind", "title", "cases", "properties", "mutants", "status", "failing"],

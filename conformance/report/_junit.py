@@ -48,13 +48,19 @@ def _run_suite(root: ET.Element, report: dict[str, Any]) -> None:
         problems.append(("engine started", "handshake", f"ENGINE NOT CERTIFIED: {handshake}"))
     if not report["complete"]:
         problems.append(("complete", "interrupted", _text.incomplete_notice(report)))
-    if not problems:
+    coverage = _text.coverage_line(report)
+    if not problems and not coverage:
         return
     suite = ET.SubElement(root, "testsuite", name="run", timestamp=_x(report["started"]))
     for name, kind, message in problems:
         case = ET.SubElement(suite, "testcase", classname="run", name=name, time="0")
         ET.SubElement(case, "error", type=kind, message=_text.one_line(message, 2000))
-    _count(suite, tests=len(problems), failures=0, errors=len(problems), skipped=0)
+    if coverage:  # partial or filtered: shown as a skipped check, never as a pass
+        case = ET.SubElement(suite, "testcase", classname="run", name="coverage", time="0")
+        ET.SubElement(case, "skipped", type=report["verdict"]["status"],
+                      message=_text.one_line(f"{report['verdict']['status']}: {coverage}", 2000))
+    _count(suite, tests=len(problems) + bool(coverage), failures=0, errors=len(problems),
+           skipped=int(bool(coverage)))
 
 
 def _count(element: ET.Element, **counts: int) -> None:
@@ -74,6 +80,10 @@ def _suite(root: ET.Element, report: dict[str, Any], ruleset: str,
         ("catalogue_digest", report["suite"]["catalogue_digest"]),
         ("profile", settings["profile"]), ("seed", settings["seed"]),
         ("complete", str(report["complete"]).lower()),
+        ("verdict", report["verdict"]["status"]),
+        ("verdict.line", _text.verdict_line(report)),
+        ("items", _text.counts_line(report)),
+        ("coverage", _text.coverage_line(report) or "every seed rule of the claimed rulesets"),
     ):
         ET.SubElement(properties, "property", name=name, value=_text.one_line(str(value), 1000))
     tally = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}

@@ -71,21 +71,10 @@ def _header(report: dict[str, Any]) -> list[str]:
 
 
 def _summary(report: dict[str, Any]) -> str:
-    summary = report["summary"]
-    rules = report["rules"]
-    results = _table(
-        [[summary[key] for key in summary]],
-        [key.replace("_", " ") for key in summary],
-    )
-    statuses = ("pass", "fail", "error", "skip", "uncovered")
-    by_rule = _table(
-        [[title.split(" (")[0], len(rows), *(sum(r["status"] == s for r in rows)
-                                              for s in statuses)]
-         for title, rows in _text.rule_groups(report)] + [["all", len(rules), *(
-             sum(r["status"] == s for r in rules) for s in statuses)]],
-        ["rules", "count", *statuses],
-    )
-    return f"Results (cases and properties):\n\n{results}\n\nRules:\n\n{by_rule}"
+    headers, rows = _text.rule_summary(report)
+    return (f"Items (cases and properties): {inline(_text.counts_line(report), 1000)}\n\n"
+            f"Rules of the claimed rulesets ({inline(', '.join(_text.claimed(report)) or 'none')})"
+            f":\n\n{_table(rows, headers)}")
 
 
 def _rulesets(report: dict[str, Any]) -> str:
@@ -114,7 +103,7 @@ def _rules(report: dict[str, Any]) -> list[str]:
                 continue
             rows = [
                 [inline(r["id"]), r["kind"], len(r["cases"]), len(r["properties"]),
-                 _text.mutants_killed(report, r), _text.rule_outcome(r)]
+                 _text.mutants_killed(report, r), inline(_text.rule_progress(r))]
                 for r in rules
             ]
             parts += [f"### {inline(ruleset)}: {title}",

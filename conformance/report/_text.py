@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from conformance._verdict import GROUPS, counts, group, skip_reasons
+from conformance._verdict import GROUPS, counts, group, item_counts, rule_counts, skip_reasons
 
 #: One table cell or one-line field.
 CELL_LIMIT = 300
@@ -118,20 +118,49 @@ def rulesets(report: dict[str, Any]) -> list[str]:
     return list(seen)
 
 
+def claimed(report: dict[str, Any]) -> list[str]:
+    """The rulesets the verdict judged (all of the report's, for older reports)."""
+    coverage = report["verdict"].get("coverage")
+    return rulesets(report) if coverage is None else list(coverage["claimed"])
+
+
+def rule_summary(report: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """(headers, rows): the rules of the claimed rulesets by group and status, counted
+    once (`conformance._verdict.rule_counts`, as the verdict counts them)."""
+    judged = set(claimed(report))
+    tally = rule_counts(r for r in report["rules"] if r["ruleset"] in judged)
+    statuses = ("pass", "fail", "error", "skip", "uncovered")
+    titles = {"seed": "seed rules", "reading": "readings", "context": "context",
+              "informative": "informative"}
+    rows = []
+    for name, title in titles.items():
+        t = tally[name]
+        if name == "informative":
+            rows.append([title, t["total"], "nothing to follow", "", "", "", "", ""])
+        else:
+            rows.append([title, t["total"], t["checked"], *(t[s] for s in statuses)])
+    return ["rules", "count", "fully checked", *statuses], rows
+
+
 def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per-ruleset counts of rules by status and of results by status."""
+    """Per ruleset: whether the engine claims it, its seed rules by status (as the
+    verdict counts them), readings followed, and its items."""
+    judged = set(claimed(report))
     rows = []
     for name in rulesets(report):
-        rules = [r for r in report["rules"] if r["ruleset"] == name]
+        tally = rule_counts(r for r in report["rules"] if r["ruleset"] == name)
         results = [r for r in report["results"] if r["ruleset"] == name]
-        row: dict[str, Any] = {"ruleset": name, "rules": len(rules)}
+        seed, reading = tally["seed"], tally["reading"]
+        row: dict[str, Any] = {"ruleset": name, "claimed": "yes" if name in judged else "no",
+                               "seed rules": seed["total"], "fully checked": seed["checked"]}
         for status in ("pass", "fail", "error", "skip", "uncovered"):
-            row[status] = sum(r["status"] == status for r in rules)
+            row[status] = seed[status]
+        row["readings followed"] = f"{reading['pass']}/{reading['total']}"
         row["cases"] = sum(r["kind"] == "case" for r in results)
         row["properties"] = sum(r["kind"] == "property" for r in results)
-        row["failing results"] = sum(
-            r["status"] in ("fail", "error") and not r["expected_failure"] for r in results
-        )
+        row["counted failures"] = item_counts(
+            results, report["settings"]["strict_readings"],
+            engine_started=report["verdict"]["status"] != "not certified")["counted_failures"]
         rows.append(row)
     return rows
 
@@ -221,13 +250,19 @@ def rule_groups(report: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]
             for name in GROUPS]
 
 
-def verdict_line(report: dict[str, Any]) -> str:
-    """One sentence: the verdict and how rules were counted (the badge counts the same)."""
+def verdict_line(report: dict[str, Any], status: bool = True) -> str:
+    """One sentence: the verdict and how rules were counted (the badge counts the same).
+
+    Without ``status`` it starts at the exit code, for a page that shows the status
+    word beside it already.
+    """
     v = report["verdict"]
     seed = v["rules"]["seed"]
     informative = v["informative_rules"]
-    text = (f"{v['status']} (exit {v['exit_code']}): {v['message']}. Seed rules passed: "
-            f"{seed['pass']}/{seed['total']}")
+    text = (f"{v['status']} " if status else "") + f"(exit {v['exit_code']}): {v['message']}"
+    line = coverage_line(report)
+    text += f". {line[0].upper()}{line[1:]}" if line else (
+        f". Seed rules passed: {seed['pass']}/{seed['total']}")
     if informative:
         text += f" ({informative} informative rule(s) not counted: nothing to follow)"
     reading = v["rules"]["reading"]
@@ -235,6 +270,60 @@ def verdict_line(report: dict[str, Any]) -> str:
         how = "counted (--strict-readings)" if v["strict_readings"] else "information only"
         text += f"; readings followed: {reading['pass']}/{reading['total']} ({how})"
     return text + "."
+
+
+def counts_line(report: dict[str, Any]) -> str:
+    """The items, counted once (`conformance._verdict.item_counts`), for every format:
+    failures the verdict rests on apart from those that are information."""
+    s = report["summary"]
+    if "counted_failures" not in s:  # an older report: plain statuses
+        return f"{s['pass']} passed, {s['fail']} failed, {s['error']} errors, {s['skip']} skipped"
+    text = (f"{s['pass']} passed, {s['counted_failures']} failed, {s['counted_errors']} errors, "
+            f"{s['skip']} skipped")
+    info = [f"{n} {what}" for n, what in (
+        (s["differs_from_readings"], "differ from the catalogue's readings"),
+        (s["differs_from_reference"], "differ from the reference engine"),
+        (s["expected_failures"], "known failures")) if n]
+    return text + (f" ({'; '.join(info)}: not counted)" if info else "")
+
+
+def coverage_line(report: dict[str, Any]) -> str:
+    """How much of what the engine claims was checked, when that is not everything
+    (every format shows this same line): "" for a run that checked it all."""
+    v = report["verdict"]
+    coverage = v.get("coverage")
+    if coverage is None or v["status"] not in ("partial", "pass", "no verdict"):
+        return ""
+    seed = v["rules"]["seed"]
+    parts = []
+    if v["status"] != "pass":
+        checked = seed.get("checked", seed["pass"])
+        parts.append(f"{checked} of {seed['total']} seed rules checked "
+                     f"({', '.join(coverage['claimed']) or 'no claimed ruleset'})")
+        parts.append(f"{coverage['items_not_run']} of {coverage['items']} items not run")
+        if coverage["top_reasons"]:
+            parts[-1] += " (top reasons: " + "; ".join(
+                f"{one_line(reason, 80)} ×{n}" for reason, n in coverage["top_reasons"]) + ")"
+    if coverage["claimed_not_run"]:
+        parts.append("claimed but not run: " + ", ".join(coverage["claimed_not_run"]))
+    if coverage["filtered"]:
+        parts.append("filtered: " + " ".join(coverage["filtered"]))
+    return ", ".join(parts)
+
+
+def rule_progress(rule: dict[str, Any]) -> str:
+    """A rule's status, and how much of it ran when part did: "8/18 items checked, all
+    passing" says more than "skip"."""
+    from conformance._verdict import items_checked
+
+    shown = rule_outcome(rule)
+    if rule["kind"] == "informative":
+        return "nothing to follow"
+    ran, total = items_checked(rule)
+    if 0 < ran < total and rule["status"] in ("pass", "skip"):
+        passing = "all passing" if rule["counts"]["fail"] == 0 else "some differ (information)"
+        return f"{ran}/{total} items checked, {passing}"
+    return shown
 
 
 def engine_label(report: dict[str, Any]) -> str:
