@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 #: Public name -> the private module that defines it.
 _EXPORTS = {
     "PROTOCOL_VERSION": "_engine",
+    "AdapterRaised": "_engine",
     "Engine": "_engine",
     "EngineCrashed": "_engine",
     "EngineFault": "_engine",
@@ -36,6 +37,7 @@ _EXPORTS = {
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "AdapterRaised",
     "CatalogueError",
     "ConformanceError",
     "Engine",
@@ -56,6 +58,7 @@ __all__ = [
 if TYPE_CHECKING:
     from conformance._engine import (
         PROTOCOL_VERSION,
+        AdapterRaised,
         Engine,
         EngineCrashed,
         EngineFault,

@@ -6,13 +6,14 @@ Exit codes are `ExitCode` (docs/cli.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import signal
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -83,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="conformance",
         description="Certify a card-game rules engine, rule by rule, against the seed rulebooks.")
+    from conformance import __version__
+
+    parser.add_argument("--version", action="version", version=f"conformance {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     for name, helptext in (
@@ -118,6 +122,13 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--strict-readings", action="store_true",
                        help="let items that rely on the catalogue's readings (and rules from "
                             "outside the seed) count toward the status and exit code")
+        p.add_argument("--fail-under", type=_percent, metavar="N",
+                       help="exit 1 when fewer than N percent of the seed rules of the "
+                            "rulesets the engine claims are fully checked and passing "
+                            "(coverage.py's convention; e.g. 100 for a finished engine)")
+        p.add_argument("--seed", type=int, metavar="N",
+                       help="seed of the properties' generated examples (default: the "
+                            "profile's, 0); recorded in the report and in each rerun command")
         p.add_argument("--allow-no-verdict", action="store_true",
                        help="exit 0 rather than 5 when nothing passed or failed (an engine "
                             "author starting out, with every item still skipped)")
@@ -211,8 +222,11 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     from conformance._runner import Selection
 
     profile = get_profile(args.profile)
+    check_rulesets(args.cases, args.ruleset)
     if args.run_timeout:
         profile = dataclasses.replace(profile, run_timeout=args.run_timeout)
+    if args.seed is not None:
+        profile = dataclasses.replace(profile, seed=args.seed)
     selection = Selection(rulesets=args.ruleset, select=args.select, rules=args.rule,
                           properties=not args.no_properties, cases=not args.no_cases,
                           shard=args.shard)
@@ -234,15 +248,39 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        timeout=args.timeout, engine_options=options,
                        strict_readings=args.strict_readings,
                        allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
-                       jobs=args.jobs, update_known_failures=args.update_known_failures)
+                       jobs=args.jobs, update_known_failures=args.update_known_failures,
+                       fail_under=args.fail_under)
     progress = _Progress(quiet=args.quiet, together=args.jobs > 1)
-    report = certify(config, on_result=progress, on_start=_announce,
-                     on_mutant=progress.mutant, on_plan=progress.planned)
+    with _hypothesis_home():
+        report = certify(config, on_result=progress, on_start=_announce,
+                         on_mutant=progress.mutant, on_plan=progress.planned)
     progress.done()
     _print_outcome(report)
     if args.out:
         _write_all(report, args.out)
     return exit_status(report)
+
+
+@contextlib.contextmanager
+def _hypothesis_home() -> Iterator[None]:
+    """Keep Hypothesis's own files (its cache of constants; no example database is
+    used) out of the user's folder: in the suite's cache, or a temporary folder."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from conformance._cache import cache_dir
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    with contextlib.ExitStack() as stack:
+        home = cache_dir()
+        where = (home / "hypothesis" if home is not None
+                 else Path(stack.enter_context(tempfile.TemporaryDirectory())))
+        set_hypothesis_home_dir(where)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)
 
 
 def _write_all(report: dict[str, Any], out: Path) -> None:
@@ -267,6 +305,34 @@ def _shard(text: str) -> tuple[int, int]:
     if not 1 <= i <= n:
         raise argparse.ArgumentTypeError(f"{text!r}: I must be between 1 and N")
     return i, n
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage from 0 to 100")
+    return value
+
+
+def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
+    """An unknown --ruleset is a usage error (exit 4) before anything runs."""
+    from conformance._catalogue import catalogue_folders
+    from conformance._discovery import unknown_ruleset
+
+    if not rulesets:
+        return
+    if cases is not None and not Path(cases).is_dir():
+        return   # the catalogue's own error names the folder
+    known = catalogue_folders(cases)
+    for name in rulesets:
+        if name not in known:
+            if cases is not None:
+                raise UsageError(f"--ruleset {name!r}: no such ruleset in {cases}; "
+                                 f"choose one of {', '.join(sorted(known)) or '(none)'}")
+            raise UsageError(f"--ruleset {name!r}: {unknown_ruleset(name)}")
 
 
 def _positive(text: str) -> int:
@@ -346,6 +412,9 @@ def _print_outcome(report: dict[str, Any]) -> None:
         results = [r for r in results if not r["expected_failure"]]
         if results and title not in ("Failures", "Errors"):
             print(f"\n{title.upper()} (information, not a verdict):")
+        if title == "Errors":
+            _print_errors(results)
+            continue
         for r in results:
             _print_result(r)
     if handshake and report["results"]:
@@ -385,6 +454,29 @@ def _print_outcome(report: dict[str, Any]) -> None:
         print(f"coverage: {line}")
 
 
+def _print_errors(results: list[dict[str, Any]]) -> None:
+    """Errors, one block per distinct message: 136 items failing on one NameError in
+    the adapter is one thing to fix, not 136."""
+    by_message: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        by_message.setdefault(r["message"], []).append(r)
+    for message, same in sorted(by_message.items(), key=lambda kv: -len(kv[1])):
+        if len(same) == 1:
+            _print_result(same[0])
+            continue
+        first = same[0]
+        print(f"\nERROR: {len(same)} items: {message[:300]}")
+        print(f"  first: {first['id']}" + (f" (defined at {first['location']})"
+                                          if first["location"] else ""))
+        others = ", ".join(r["id"] for r in same[1:6])
+        print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
+        if first["stderr"]:
+            print("  engine stderr (last lines, first item):")
+            for line in first["stderr"].strip().splitlines()[-5:]:
+                print(f"    {line[:200]}")
+        print(f"  rerun the first: {first['rerun']}")
+
+
 def _print_result(r: dict[str, Any]) -> None:
     print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
     if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
@@ -419,6 +511,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from conformance._certify import check_default_root
 
     check_default_root(args.cases)
+    check_rulesets(args.cases, args.ruleset)
     catalogue = load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:
         print(error, file=sys.stderr)
@@ -474,8 +567,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_rules(args: argparse.Namespace) -> int:
     from conformance.report import rule_table
 
+    check_rulesets(args.cases, args.ruleset)
     if args.report:
-        rows = _read_report(args.report)["rules"]
+        rows = [r for r in _read_report(_report_path(args.report))["rules"]
+                if not args.ruleset or r["ruleset"] in args.ruleset]
     else:
         from conformance._catalogue import load_catalogue
         from conformance._certify import check_default_root, rule_rows
@@ -605,6 +700,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
 def _cmd_mutants(args: argparse.Namespace) -> int:
     from conformance._mutation import list_mutants, run_mutants
 
+    check_rulesets(args.cases, args.ruleset)
     if not args.run:
         for m in list_mutants(args.ruleset):
             print(f"{m['name']:32} {', '.join(m['rules'])}\n{'':32} {m['description']}")

@@ -109,9 +109,21 @@ class EngineFault(ConformanceError):
         self.message = message
         self.stderr = stderr
 
+    def describe(self) -> str:
+        """The one line a result shows: what kind of fault, and its message."""
+        return f"{type(self).__name__}: {self.message}"
+
 
 class EngineCrashed(EngineFault):
     """The engine process exited or the in-process engine raised."""
+
+
+class AdapterRaised(EngineCrashed):
+    """An in-process adapter raised an exception of its own (a bug in it or its engine):
+    shown as that exception, ``NameError: ...``, not as a crash of a process."""
+
+    def describe(self) -> str:
+        return f"{self.message} (raised by the in-process adapter)"
 
 
 class EngineTimeout(EngineFault):

@@ -18,7 +18,13 @@ import traceback
 from typing import Any
 
 from conformance import _protocol
-from conformance._engine import Engine, EngineCrashed, EngineFault, ProtocolViolation, Unsupported
+from conformance._engine import (
+    AdapterRaised,
+    Engine,
+    EngineFault,
+    ProtocolViolation,
+    Unsupported,
+)
 from conformance._errors import UsageError
 from conformance._protocol import json_copy, json_view
 
@@ -102,14 +108,14 @@ class InProcessEngine:
         return self._engine
 
     def _call(self, fn: Any, *args: Any) -> Any:
-        """``fn(*args)``, an exception it raises turned into `EngineCrashed`."""
+        """``fn(*args)``, an exception it raises turned into `AdapterRaised`."""
         try:
             return fn(*args)
         except (Unsupported, EngineFault):
             raise
         except Exception as exc:  # an engine bug is a result, not a harness crash
             self._engine = None
-            raise EngineCrashed(
+            raise AdapterRaised(
                 f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=8)
             ) from exc
 

@@ -99,6 +99,7 @@ class Play:
         self._reference: Play | None = None
         self._supported = 0
         self._unsupported: list[str] = []
+        self.actions = 0   # steps the engine applied, over every supported play
 
     def run(self, scenario: Scenario) -> Trace:
         if not self._supported and len(self._unsupported) >= GIVE_UP_AFTER:
@@ -111,6 +112,7 @@ class Play:
             self._unsupported.append(exc.reason)
             raise
         self._supported += 1
+        self.actions += len(outcomes)
         return Trace([reply for reply, _ in outcomes],
                      [state for _, state in outcomes])  # type: ignore[misc]
 

@@ -49,6 +49,7 @@ class Result:
     location: str = ""           # where the item is defined: "cases/vision/x.yaml:1"
     expected_failure: bool = False  # listed as a known failure (on a pass: an unexpected pass)
     basis: Basis = "seed"        # seed rules only | relies on a reading | context only | reference
+    examples: dict[str, int] | None = None  # a property's scenarios: generated, supported, actions
 
     def to_json(self) -> dict[str, Any]:
         """What `dataclasses.asdict` gives, without its deep walk of every plain value.

@@ -113,12 +113,19 @@ def shard_of(item_id: str, shards: int) -> int:
 
 
 def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None,
-                  cwd: str | None = None) -> str:
+                  cwd: str | None = None, seed: int = 0) -> str:
     """A copy-paste shell command that reruns exactly one case or property from ``cwd``
-    (default: the current folder)."""
+    (default: the current folder); a property's carries the run's ``--seed``, so it
+    generates the same examples."""
     root = None if cases_root is None else str(cases_root)
     head, tail = _rerun_around(engine_spec, root, cwd or os.getcwd())
-    return f"{head} {shlex.quote(item_id)}{tail}"
+    return f"{head} {shlex.quote(item_id)}{tail}" + (f" --seed {seed}" if seed else "")
+
+
+def property_seed(run_seed: int, property_id: str) -> int:
+    """Each property's own Hypothesis seed: from the run's seed and the property's id,
+    so editing one property's code changes no other property's examples."""
+    return zlib.crc32(f"{run_seed}:{property_id}".encode())
 
 
 @functools.cache
@@ -145,6 +152,10 @@ def _shown_path(path: str, cwd: str) -> str:
     return path
 
 
+#: Items in a row ending in a timeout after which the engine is taken to be hung.
+HUNG_AFTER = 3
+
+
 class Runner:
     def __init__(self, catalogue: Catalogue, engine: Engine, engine_spec: str,
                  profile: Profile, selection: Selection | None = None,
@@ -163,6 +174,7 @@ class Runner:
         # where the run started: paths and rerun commands are shown relative to it
         # (asking the OS once per result was a measurable part of a case's cost)
         self._cwd = os.getcwd()
+        self._timeouts = 0   # items in a row that ended in a timeout
 
     def on(self, engine: Engine) -> Runner:
         """The same run on another engine (each ``--jobs`` worker starts its own)."""
@@ -212,11 +224,19 @@ class Runner:
         return [*self.cases(), *self.properties()]
 
     def run_item(self, item: Case | Property, deadline: float) -> Result:
-        """One case or property, unless the run's time (``deadline``, monotonic) is up."""
+        """One case or property, unless the run's time (``deadline``, monotonic) is up
+        or the engine is hung (`HUNG_AFTER` timeouts in a row: waiting out the rest
+        one timeout each would take the whole run)."""
         if time.monotonic() > deadline:
             return self.not_run(item, f"not run: the run timeout "
                                        f"({self.profile.run_timeout:.0f} s) was reached")
-        return self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+        if self._timeouts >= HUNG_AFTER:
+            return self.not_run(item, f"not run: the engine is hung ({HUNG_AFTER} items in a "
+                                       "row timed out); fix the hang, or raise --timeout")
+        result = self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+        timed_out = result.status == "error" and result.message.startswith("EngineTimeout")
+        self._timeouts = self._timeouts + 1 if timed_out else 0
+        return result
 
     def _claims(self, ruleset: str) -> bool:
         return ruleset in self.engine_info.get("rulesets", [])
@@ -226,7 +246,7 @@ class Runner:
         fields.setdefault("location", _location(item, self._cwd))
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root,
-                                          self._cwd),
+                                          self._cwd, 0 if kind == "case" else self.profile.seed),
                       basis=basis(item.rules, self.catalogue.rules,
                                   getattr(item, "compares_reference", False)),
                       **fields)
@@ -309,7 +329,7 @@ class Runner:
 
     def _broke(self, case: Case, exc: EngineFault, began: float, step_no: int | None) -> Result:
         return self._result(case, status="error", step=step_no,
-                            message=f"{type(exc).__name__}: {exc.message}",
+                            message=exc.describe(),
                             stderr=exc.stderr[-STDERR_KEEP:],
                             duration=time.perf_counter() - began)
 
@@ -326,9 +346,11 @@ class Runner:
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
         unsupported: list[str] = []
+        tally = {"generated": 0, "supported": 0}
 
+        @hypothesis.seed(property_seed(self.profile.seed, prop.id))
         @hypothesis.settings(
-            max_examples=self.profile.max_examples, derandomize=True, database=None,
+            max_examples=self.profile.max_examples, derandomize=False, database=None,
             deadline=None, print_blob=False, suppress_health_check=list(HealthCheck),
             report_multiple_bugs=False,
             phases=[Phase.explicit, Phase.generate, Phase.shrink])
@@ -336,6 +358,7 @@ class Runner:
         def check(scenario: dict[str, Any]) -> None:
             if faults:
                 return  # the engine broke: do not hammer it while Hypothesis shrinks
+            tally["generated"] += 1
             try:
                 prop.check(play, scenario)
             except Violation as exc:
@@ -347,42 +370,50 @@ class Runner:
             except EngineFault as exc:
                 faults.append(exc)
                 raise
+            tally["supported"] += 1
+
+        def done(**fields: Any) -> Result:
+            examples = {**tally, "actions": play.actions}
+            return self._result(prop, duration=time.perf_counter() - began, examples=examples,
+                                **fields)
 
         try:
             check()
         except NothingSupported as exc:
             # the same message as when Hypothesis gives up: skip reasons group by it
-            return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
-                                duration=time.perf_counter() - began)
+            return done(status="skip", message=f"unsupported: {exc.reason}")
         except Violation:
             scenario, violation = failing[-1]
-            return self._result(
-                prop, status="fail", message=violation.message,
-                mismatches=violation.mismatches,
+            return done(
+                status="fail", message=violation.message, mismatches=violation.mismatches,
                 counterexample=counterexample_yaml(prop, scenario, violation,
-                                                   self.catalogue.rules.get(prop.rules[0])),
-                duration=time.perf_counter() - began)
+                                                   self.catalogue.rules.get(prop.rules[0])))
         except Unsatisfiable:
             reason = unsupported[0] if unsupported else "no scenario could be generated"
-            return self._result(prop, status="skip", message=f"unsupported: {reason}",
-                                duration=time.perf_counter() - began)
+            return done(status="skip", message=f"unsupported: {reason}")
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
                 fault = faults[0]
-                return self._result(prop, status="error",
-                                    message=f"{type(fault).__name__}: {fault.message}",
-                                    stderr=fault.stderr[-STDERR_KEEP:],
-                                    duration=time.perf_counter() - began)
-            return self._result(prop, status="error",
-                                message=f"property could not run: {type(exc).__name__}: {exc}",
-                                duration=time.perf_counter() - began)
+                return done(status="error", message=fault.describe(),
+                            stderr=fault.stderr[-STDERR_KEEP:])
+            return done(status="error",
+                        message=f"property could not run: {type(exc).__name__}: {exc}")
         finally:
             play.close()
+        supported, generated = tally["supported"], tally["generated"]
+        if supported < min(self.profile.min_supported, generated) or (
+                unsupported and supported < self.profile.min_supported):
+            # Hypothesis's filter_too_much, for engines: a pass on a handful of
+            # scenarios says little (a small space, all of it supported, is fine)
+            why = f": {unsupported[0]}" if unsupported else ""
+            return done(status="skip",
+                        message=f"too few supported scenarios ({supported} of {generated}; "
+                                f"the {self.profile.name} profile needs "
+                                f"{self.profile.min_supported}){why}")
         if unsupported:
-            return self._result(prop, status="pass", duration=time.perf_counter() - began,
-                                message=f"some scenarios unsupported: {unsupported[0]}")
-        return self._result(prop, status="pass", duration=time.perf_counter() - began)
-
+            return done(status="pass", message=f"{supported} of {generated} scenarios "
+                                               f"supported; unsupported: {unsupported[0]}")
+        return done(status="pass")
 
     def _run_exhaustive(self, prop: Property, play: Play, began: float) -> Result:
         """Every scenario of a small scope, in order; the first violation is the result."""
@@ -407,13 +438,15 @@ class Runner:
                                 duration=time.perf_counter() - began)
         except EngineFault as exc:
             return self._result(prop, status="error",
-                                message=f"{type(exc).__name__}: {exc.message}",
+                                message=exc.describe(),
                                 stderr=exc.stderr[-STDERR_KEEP:],
                                 duration=time.perf_counter() - began)
         finally:
             play.close()
         return self._result(prop, status="pass", duration=time.perf_counter() - began,
-                            message=f"exhaustive: all {count} scenarios checked")
+                            message=f"exhaustive: all {count} scenarios checked",
+                            examples={"generated": count, "supported": count,
+                                      "actions": play.actions})
 
 
 def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:

@@ -19,15 +19,16 @@ class Profile:
     timeout: float         # seconds an engine may take to answer one request
     run_timeout: float     # seconds the whole run may take before the rest is not run
     seed: int = 0          # fixed: certification runs are reproducible
+    min_supported: int = 10  # a property with fewer supported scenarios is not a pass
 
 
 PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
-        Profile("quick", max_examples=10, timeout=5.0, run_timeout=300.0),
+        Profile("quick", max_examples=10, timeout=5.0, run_timeout=300.0, min_supported=5),
         Profile("ci", max_examples=30, timeout=10.0, run_timeout=900.0),
         Profile("certify", max_examples=60, timeout=10.0, run_timeout=1800.0),
-        Profile("deep", max_examples=1000, timeout=30.0, run_timeout=7200.0),
+        Profile("deep", max_examples=1000, timeout=30.0, run_timeout=7200.0, min_supported=50),
     )
 }
 

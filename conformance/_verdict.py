@@ -108,12 +108,13 @@ def item_counts(results: Iterable[Mapping[str, Any]], strict: bool,
     """The one count of items every view shows.
 
     ``pass``/``fail``/``error``/``skip`` are the statuses of all items (they add
-    up to ``total``); ``counted_failures`` and ``counted_errors`` are those the
-    verdict rests on; ``differs_from_readings`` and ``differs_from_reference``
-    are failures and errors that are information only.
+    up to ``total``).  ``counted_failures`` are the failures the verdict rests
+    on; ``differs_from_readings`` and ``differs_from_reference`` the failures
+    that are information only; ``engine_errors`` every error not listed as a
+    known failure (an engine fault is one whatever the item rests on).
     """
     out = {"total": 0, "pass": 0, "fail": 0, "error": 0, "skip": 0,
-           "counted_failures": 0, "counted_errors": 0,
+           "counted_failures": 0, "engine_errors": 0,
            "differs_from_readings": 0, "differs_from_reference": 0,
            "expected_failures": 0, "unexpected_passes": 0}
     for r in results:
@@ -121,11 +122,13 @@ def item_counts(results: Iterable[Mapping[str, Any]], strict: bool,
         out[r["status"]] += 1
         if r["expected_failure"]:
             out["unexpected_passes" if r["status"] == "pass" else "expected_failures"] += 1
-        if r["status"] not in ("fail", "error"):
             continue
-        if not engine_started or counts(r["basis"], strict):
-            if not r["expected_failure"]:
-                out["counted_failures" if r["status"] == "fail" else "counted_errors"] += 1
+        if r["status"] == "error":
+            out["engine_errors"] += 1
+        elif r["status"] != "fail":
+            continue
+        elif not engine_started or counts(r["basis"], strict):
+            out["counted_failures"] += 1
         elif r["basis"] == "reference":
             out["differs_from_reference"] += 1
         else:
@@ -151,7 +154,7 @@ def filters_applied(settings_filters: Mapping[str, Any]) -> list[str]:
 def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, complete: bool,
             handshake: str, strict: bool, allow_no_verdict: bool,
             claimed: list[str] | None = None, filters: list[str] | None = None,
-            fail_under: float | None = None) -> dict[str, Any]:
+            fail_under: float | None = None, selected: bool = False) -> dict[str, Any]:
     """The run's outcome: a status, the exit code, one sentence, and rule counts.
 
     Rules are counted over the rulesets the engine ``claimed`` (all when None):
@@ -166,6 +169,12 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     judged = [r for r in rules if r["ruleset"] in claimed_here]
     tally = rule_counts(judged)
     counted = [r for r in results if counts(r["basis"], strict)]
+    note = ""
+    if selected and not any(r["status"] in ("pass", "fail") for r in counted):
+        counted = list(results)
+        if results:
+            note = ("; the selected item(s) do not count toward the certification (they rely "
+                    "on a reading, context or the reference engine)")
     real = [r for r in counted if not r["expected_failure"]]
     stale = [r for r in results if r["status"] == "pass" and r["expected_failure"]]
     seed = tally["seed"]
@@ -194,6 +203,9 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
         message = "no rule checked is broken, but not every seed rule was checked"
     else:
         status, code, message = "pass", ExitCode.OK, "the engine follows every seed rule"
+    if note and status == "fail":
+        message = "the selected item(s) fail"
+    message += note if status not in ("interrupted", "not certified") else ""
     if fail_under is not None and status in ("pass", "partial") and percent < fail_under:
         code = ExitCode.FAILURES
         message += f"; below --fail-under {fail_under:g}: {percent:.0f}% of the seed rules checked"

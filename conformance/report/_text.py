@@ -212,12 +212,12 @@ def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     way); comparisons with the reference engine are `differences`.
     """
     results = report["results"]
-    bad = ("fail", "error")
     groups = {
         "Failures": [r for r in results if r["status"] == "fail" and counted(report, r)],
-        "Errors": [r for r in results if r["status"] == "error" and counted(report, r)],
+        # an engine fault is one whatever the item rests on
+        "Errors": [r for r in results if r["status"] == "error"],
         "Unexpected passes": [r for r in results if is_unexpected_pass(r)],
-        READINGS_TITLE: [r for r in results if r["status"] in bad and not counted(report, r)
+        READINGS_TITLE: [r for r in results if r["status"] == "fail" and not counted(report, r)
                          and r["basis"] != "reference"],
     }
     for optional in ("Unexpected passes", READINGS_TITLE):
@@ -229,7 +229,7 @@ def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 def differences(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Items that compare with the reference engine and found it answering otherwise."""
     return [r for r in report["results"] if r["basis"] == "reference"
-            and r["status"] in ("fail", "error") and not counted(report, r)]
+            and r["status"] == "fail" and not counted(report, r)]
 
 
 def handshake_problem(report: dict[str, Any]) -> str:
@@ -278,7 +278,7 @@ def counts_line(report: dict[str, Any]) -> str:
     s = report["summary"]
     if "counted_failures" not in s:  # an older report: plain statuses
         return f"{s['pass']} passed, {s['fail']} failed, {s['error']} errors, {s['skip']} skipped"
-    text = (f"{s['pass']} passed, {s['counted_failures']} failed, {s['counted_errors']} errors, "
+    text = (f"{s['pass']} passed, {s['counted_failures']} failed, {s['engine_errors']} errors, "
             f"{s['skip']} skipped")
     info = [f"{n} {what}" for n, what in (
         (s["differs_from_readings"], "differ from the catalogue's readings"),
