@@ -159,7 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_validate)
 
     p = sub.add_parser("report", help="re-render a stored report.json")
-    p.add_argument("report", type=Path)
+    p.add_argument("report", type=Path, help="a report.json written by certify --out")
     p.add_argument("--format", choices=["json", "md", "html", "junit", "badge"], default="md")
     p.add_argument("--output", type=Path, help="write here instead of stdout")
     p.set_defaults(func=_cmd_report)
@@ -170,14 +170,16 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("failures", help="print a report's failures as a known-failures file")
-    p.add_argument("report", type=Path)
+    p.add_argument("report", type=Path, help="a report.json (or the folder holding it)")
     p.set_defaults(func=_cmd_failures)
 
     p = sub.add_parser("diff", help="compare two reports: what regressed, what was fixed")
-    p.add_argument("old", type=Path)
-    p.add_argument("new", type=Path)
+    p.add_argument("old", type=Path, help="the earlier report.json (or its folder): the baseline")
+    p.add_argument("new", type=Path, help="the later report.json (or its folder)")
     p.add_argument("--markdown", type=Path, metavar="FILE",
                    help="also write the diff as Markdown (for a CI job summary)")
+    p.add_argument("--allow-lost-coverage", action="store_true",
+                   help="items that passed and now are skipped or gone are not regressions")
     p.set_defaults(func=_cmd_diff)
 
     p = sub.add_parser("compare", help="engines side by side: rules as rows, engines as "
@@ -206,6 +208,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
                    help="run the mutants in N processes (default 1)")
     p.set_defaults(func=_cmd_mutants)
+    for choice in sub.choices.values():   # `conformance X --help` starts with what X does
+        choice.description = choice.description or sub._choices_actions[
+            list(sub.choices.values()).index(choice)].help
     return parser
 
 
@@ -611,6 +616,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from conformance._verdict import counts, group
 
     old, new = (_read_report(_report_path(p)) for p in (args.old, args.new))
+    warnings = _diff_warnings(old, new)
+    for warning in warnings:
+        print(f"warning: {warning}")
     strict = new["settings"]["strict_readings"]
     before = {r["id"]: r["status"] for r in old["results"]}
     after = {r["id"]: r["status"] for r in new["results"]}
@@ -619,10 +627,12 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     changed = {
         "regressed": [i for i in after if after[i] in bad and i in before
                       and before[i] not in bad],
+        "lost coverage": [i for i in before if before[i] == "pass"
+                          and after.get(i, "gone") in ("skip", "gone")],
         "fixed": [i for i in after if before.get(i) in bad and after[i] not in bad],
         "new and failing": [i for i in after if i not in before and after[i] in bad],
         "new": [i for i in after if i not in before and after[i] not in bad],
-        "gone": [i for i in before if i not in after],
+        "gone": [i for i in before if i not in after and before[i] != "pass"],
     }
     groups: dict[str, list[str]] = {}
     for title, ids in changed.items():
@@ -645,23 +655,55 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         print(f"{kind} {rule_id}: {was} -> {now}")
     tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
     print(tally)
-    worse = groups["regressed"] or groups["new and failing"]
+    lost = [] if args.allow_lost_coverage else groups["lost coverage"]
+    worse = groups["regressed"] or groups["new and failing"] or lost
+    if lost:
+        print(f"{len(lost)} item(s) that passed no longer ran (skipped or gone): lost coverage "
+              "is a regression; pass --allow-lost-coverage if it was meant")
     if args.markdown:
         _write_diff_markdown(args.markdown, args.old, args.new, lines, rule_changes, tally,
-                             regressions=len(groups["regressed"] + groups["new and failing"]))
+                             regressions=len(groups["regressed"] + groups["new and failing"]),
+                             lost=groups["lost coverage"], warnings=warnings,
+                             lost_counts=not args.allow_lost_coverage)
     return ExitCode.FAILURES if worse else ExitCode.OK
+
+
+def _diff_warnings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What makes two reports not like for like: another engine, catalogue or filters."""
+    from conformance._verdict import filters_applied
+
+    warnings = []
+    for what, get in (("engines", lambda r: r["engine"].get("name") or r["engine"]["spec"]),
+                      ("catalogue digests", lambda r: r["suite"]["catalogue_digest"]),
+                      ("filters", lambda r: filters_applied(r["settings"]["filters"]))):
+        if get(old) != get(new):
+            warnings.append(f"the reports differ in {what} ({get(old)!r} vs {get(new)!r}): "
+                            "items may differ for that reason, not for the engine's")
+    return warnings
 
 
 def _write_diff_markdown(path: Path, old: Path, new: Path, lines: Sequence[tuple[Any, ...]],
                          rule_changes: Sequence[tuple[Any, ...]], tally: str,
-                         regressions: int) -> None:
+                         regressions: int, lost: list[str], warnings: list[str],
+                         lost_counts: bool) -> None:
     """The diff for a CI job summary: the outcome first, then what changed."""
     from conformance.report._markdown import inline
 
+    regressions += len(lost) if lost_counts else 0
     head = (f"**{regressions} regression(s)**" if regressions
             else "**No regressions**")
-    out = ["## Conformance diff", "", f"{head} against `{inline(str(old))}` "
-           f"(new: `{inline(str(new))}`): {tally}.", ""]
+    out = ["## Conformance diff", ""]
+    out += [f"> **Warning:** {inline(w, 1000)}" for w in warnings]
+    out += ["", f"{head} against `{inline(str(old))}` "
+            f"(new: `{inline(str(new))}`): {tally}.", ""]
+    if lost:
+        how = ("a regression" if lost_counts
+               else "allowed by --allow-lost-coverage")
+        out += [f"### Lost coverage ({len(lost)} item(s), {how})", "",
+                "Items that passed before and no longer ran (skipped, or gone from the new "
+                "report):", ""]
+        out += [f"- `{inline(i)}`" for i in sorted(lost)]
+        out.append("")
     if lines:
         out += ["| change | item | before | after |", "|---|---|---|---|"]
         out += [f"| {inline(t)} | `{inline(i)}` | {w} | {n} |" for t, i, w, n in lines]

@@ -159,3 +159,54 @@ class DyingEngine(ToyEngine):
 
             os._exit(3)
         return super().act(action)
+
+
+class UpToEngine(ToyEngine):
+    """Maps ``add`` only up to ``limit``: an engine on its way (`up_to_13`, `up_to_1`)."""
+
+    limit = 0
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        if action.get("add", 0) > self.limit:
+            raise Unsupported(f"adding more than {self.limit} is not mapped yet")
+        return super().act(action)
+
+
+class UpTo13(UpToEngine):
+    limit = 13
+
+
+class UpTo1(UpToEngine):
+    limit = 1
+
+
+class FirstEightEngine(ToyEngine):
+    """Builds the first eight boards it is given and no more: a property that ran on
+    eight scenarios of many."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boards = 0
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        if self.boards >= 8:
+            raise Unsupported("only eight boards are modelled")
+        self.boards += 1
+        super().start(ruleset, setup)
+
+
+def counting_catalogue(root, n: int = 13):
+    """A toy catalogue of ``n`` seed rules, rule R-k checked by one case adding k."""
+    folder = root / "toy"
+    folder.mkdir(parents=True, exist_ok=True)
+    rules = "\n".join(f'  - {{id: toy/R-{k}, ref: "{k}", kind: rule, title: Add {k}, '
+                      f'text: "足す", summary: add {k}}}' for k in range(1, n + 1))
+    (folder / "rules.yaml").write_text(f"ruleset: toy\nseed: toy.txt\nrules:\n{rules}\n",
+                                       "utf-8")
+    for k in range(1, n + 1):
+        (folder / f"add-{k}.yaml").write_text(
+            f"id: toy/add/{k}\ntitle: adding {k}\nruleset: toy\nrules: [toy/R-{k}]\n"
+            f'source: {{seed: toy.txt, ref: "{k}", quote: "足す"}}\nsetup: {{start: 0}}\n'
+            f"steps:\n  - do: {{add: {k}}}\n    expect:\n      players: {{p1: {{count: {k}}}}}\n",
+            "utf-8")
+    return root
