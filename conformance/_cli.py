@@ -180,6 +180,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="also write the diff as Markdown (for a CI job summary)")
     p.add_argument("--allow-lost-coverage", action="store_true",
                    help="items that passed and now are skipped or gone are not regressions")
+    p.add_argument("--fail-under", type=_percent, metavar="N",
+                   help="also exit 1 when NEW has fewer than N percent of the claimed seed "
+                        "rules fully checked and passing (as certify --fail-under)")
     p.set_defaults(func=_cmd_diff)
 
     p = sub.add_parser("compare", help="engines side by side: rules as rows, engines as "
@@ -656,10 +659,16 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
     print(tally)
     lost = [] if args.allow_lost_coverage else groups["lost coverage"]
-    worse = groups["regressed"] or groups["new and failing"] or lost
+    worse = bool(groups["regressed"] or groups["new and failing"] or lost)
     if lost:
         print(f"{len(lost)} item(s) that passed no longer ran (skipped or gone): lost coverage "
               "is a regression; pass --allow-lost-coverage if it was meant")
+    percent = new["verdict"].get("coverage", {}).get("percent", 0.0)
+    if args.fail_under is not None and percent < args.fail_under:
+        print(f"coverage {percent:g}% of the claimed seed rules checked, below --fail-under "
+              f"{args.fail_under:g}")
+        warnings.append(f"coverage {percent:g}% is below --fail-under {args.fail_under:g}")
+        worse = True
     if args.markdown:
         _write_diff_markdown(args.markdown, args.old, args.new, lines, rule_changes, tally,
                              regressions=len(groups["regressed"] + groups["new and failing"]),

@@ -232,7 +232,8 @@ class Runner:
                                        f"({self.profile.run_timeout:.0f} s) was reached")
         if self._timeouts >= HUNG_AFTER:
             return self.not_run(item, f"not run: the engine is hung ({HUNG_AFTER} items in a "
-                                       "row timed out); fix the hang, or raise --timeout")
+                                       "row ended in EngineTimeout); fix the hang, or raise "
+                                       "--timeout")
         result = self.run_case(item) if isinstance(item, Case) else self.run_property(item)
         timed_out = result.status == "error" and result.message.startswith("EngineTimeout")
         self._timeouts = self._timeouts + 1 if timed_out else 0

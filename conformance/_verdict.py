@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from conformance._catalogue import CONTEXT, READING, SEED_KINDS, Rule
-
-INFORMATIVE = "informative"
 from conformance._errors import ExitCode
 from conformance._results import Basis, worst
+
+INFORMATIVE = "informative"
 
 #: Rule-index kinds grouped as reports show them.
 GROUPS = ("seed", READING, CONTEXT)

@@ -4,11 +4,11 @@ The message counts seed rules of the rulesets the engine claims, exactly as
 the report's verdict does (`conformance._verdict.verdict`): "41/52 rules" says
 how much of the rulebook an engine was checked on in full and follows;
 "partial: 3/33 rules checked" that no rule checked is broken but most were not
-checked, and "(filtered)" that a filter left items out.  Informative rules are left out (nothing to follow);
-uncovered and skipped rules count against the engine, because a rule nobody
-checked is not a rule it was certified on.  Readings and context entries are
-not the seed and never enter the badge.  An engine that never started says
-so instead of showing a count.
+checked, and "(filtered)" that a filter left items out.  Informative rules are
+left out (nothing to follow); uncovered and skipped rules count against the
+engine, because a rule nobody checked is not a rule it was certified on.
+Readings and context entries are not the seed and never enter the badge.  An
+engine that never started says so instead of showing a count.
 """
 
 from __future__ import annotations

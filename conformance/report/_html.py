@@ -288,7 +288,8 @@ def _mutation(report: dict[str, Any]) -> list[str]:
     return [f'<section id="mutation"><h2>Mutation</h2><p>Score: {mutation["score"]:.0%} of '
             f'{len(mutation["mutants"])} mutants killed; {certified:.0%} caught by the '
             'certification (killed by an item the verdict rests on).</p>'
-            f'{_table(["mutant", "ruleset", "rules", "killed", "caught by the certification", "killed by"], rows)}'
+            + _table(["mutant", "ruleset", "rules", "killed", "caught by the certification",
+                      "killed by"], rows) +
             '</section>']
 
 
