@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vocabulary_doc import Vocabulary, walk
 
+from conformance._matching import match_step
 from conformance.rulesets.zatch import PROPERTIES
 from reference_engine import create_engine
 from reference_engine.zatch import actions, model, resolution
@@ -103,6 +104,8 @@ INVALID = [
     ("action", {"pass": {}}, ""),
     ("card_state", {"zone": "deck"}, "zone"),
     ("player_state", {"nodes": 1}, ""),
+    ("player_state", {"discard": ["a", "b"]}, "discard"),   # piles are sets: no order
+    ("player_state", {"hand": {"unordered": "a"}}, "hand/unordered"),
     ("event", {"type": "interrupt"}, "type"),
     ("event", {"type": "contest", "card": "a"}, ""),
 ]
@@ -206,4 +209,27 @@ def test_observations_are_the_schemas_states():
     assert set(state["cards"]["a"]) == set(DEFS["card_state"]["properties"])
     assert set(state["players"]["p1"]) == set(DEFS["player_state"]["properties"])
     assert not problems("card_state", state["cards"]["a"])
-    assert not problems("player_state", state["players"]["p1"])
+    # observe() lists each pile; a case may compare it only as a set
+    piles = {k: {"unordered": v} for k, v in state["players"]["p1"].items()
+             if k in ("hand", "field", "discard")}
+    assert not problems("player_state", {**state["players"]["p1"], **piles})
+
+
+def test_a_pile_matches_in_any_order_and_only_as_a_set():
+    """docs/rulesets/zatch.md: piles are compared as sets, whatever order an engine keeps."""
+    engine = create_engine()
+    setup = {"p1": {"hand": [{"id": "ev", "effect": {"do": []}}],
+                    "field": [{"id": "dis", "effect": {"cost": {"discard_self": True}, "do": []}}]}}
+    engine.start("zatch", setup)
+    for card in ("dis", "ev"):
+        assert engine.act({"use": card, "by": "p1"})["accepted"]
+    observed = engine.observe()
+    reply = {"accepted": True, "events": []}
+    for order in (["dis", "ev"], ["ev", "dis"]):
+        shuffled = {**observed, "players": {**observed["players"], "p1": {
+            **observed["players"]["p1"], "discard": order}}}
+        expect = {"players": {"p1": {"discard": {"unordered": ["ev", "dis"]}}}}
+        assert not problems("expect", expect)
+        assert match_step(expect, reply, shuffled, "s") == []
+        assert match_step({"players": {"p1": {"discard": {"unordered": ["ev"]}}}}, reply,
+                          shuffled, "s")

@@ -94,15 +94,13 @@ PILES = ("hand", "field", "discard")
 
 def seed_block(want: State, wrong: list[tuple[str, str, str, Any]]) -> dict[str, Any]:
     """The ``expect`` block of the fields that differ, with the seed's values.  A pile is
-    stated through its cards' ``zone`` (a case compares lists in order, the seed orders no
-    pile), so a pile that differs brings the zone of every card the seed puts in it."""
+    stated as a set (``{unordered: [...]}``, the only form the vocabulary accepts): the
+    seed orders no pile."""
     block: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, name, key, value in wrong:
         if kind == "players" and key in PILES:
-            for cid in value:
-                block.setdefault("cards", {}).setdefault(cid, {})["zone"] = key
-        else:
-            block.setdefault(kind, {}).setdefault(name, {})[key] = value
+            value = {"unordered": list(value)}
+        block.setdefault(kind, {}).setdefault(name, {})[key] = value
     return block
 
 
