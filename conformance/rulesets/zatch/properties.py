@@ -34,12 +34,16 @@ def short(step: dict[str, Any]) -> str:
     return json.dumps(step["do"], ensure_ascii=False)[:120]
 
 
-def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True) -> None:
+def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True,
+             because: str = "") -> None:
+    """Step ``i`` must be accepted (``want``) or rejected; ``because`` names the fact of the
+    seed, a reading or the vocabulary that decided it, for the failure message."""
     got = trace.replies[i]["accepted"]
     if got != want:
         verb = "accepted" if got else f"rejected ({trace.replies[i].get('reason')!r})"
         raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was {verb}; the rules "
-                        f"{'allow' if want else 'forbid'} it here",
+                        f"{'allow' if want else 'forbid'} it here"
+                        + (f": {because}" if because else ""),
                         expect={i: {"outcome": "accepted" if want else "rejected"}})
 
 
@@ -216,8 +220,9 @@ def jammer_chain(play: Play, scenario: gen.Scenario) -> None:
                   Z + "on-field.1"],
            scenarios=gen.fired_scenarios())
 def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
-    """Standby effects fire at their moment, on-field effects whenever their moment comes;
-    no jammer negates either, right after or later."""
+    """Standby effects fire at their moment, on-field effects whenever their moment comes
+    while their card is on the field (one in a hand or the discard pile never fires); no
+    jammer negates either, right after or later."""
     note(scenario)
     trace = play.run(scenario)
     steps = scenario["steps"]
@@ -228,6 +233,12 @@ def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
             accepted(trace, scenario, i)
         fired = {e["card"] for i in range(trigger - 3, trigger + 1)
                  for e in trace.find(i, type="fired")}
+        for i in range(trigger + 1):
+            if trace.find(i, type="fired", card="h"):
+                raise Violation(f"step {i + 1}: h fired, but its card is not on the field "
+                                f"(on-field •1: it works while the card is on the field)",
+                                expect={i: {"events": {"exclude": [
+                                    {"type": "fired", "card": "h"}]}}})
         for i in targets:
             cid = steps[i]["do"]["target"]
             if cid not in fired:
@@ -294,24 +305,56 @@ def no_interrupts(play: Play, scenario: gen.Scenario) -> None:
 
 # -- battle •2, •3, ※, nonbattle •2, •3, •5: when effects may be used --------------------------
 
-def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None]]:
-    """For each step, whether the seed allows it and (when it does) the battle step after
-    it: worked out from the setup and the steps alone, no engine asked."""
+#: What decides whether each kind of action is legal (named in a failure's message).
+TIMING_FACTS = {
+    "battle_in": "only the turn player enters a battle, in their battle phase, with no battle "
+                 "going on, and again after one ended (zatch/reading/battles-per-phase)",
+    "next_step": "either player moves a battle on to its next step "
+                 "(zatch/reading/either-player-advances); there is none outside a battle",
+    "end_turn": "only the turn player ends the turn, outside a battle",
+}
+
+
+def use_fact(effect: dict[str, Any], battle: dict[str, Any] | None) -> str:
+    """What decides whether an effect of this kind may be used now (battle: the one going
+    on, or None)."""
+    kind = effect.get("kind", "ordinary")
+    if battle is None:
+        return {"non_battle_spell": "nonbattle •2: 攻 in your own battle phase, 防 in the "
+                                    "opponent's, outside battles (•3)",
+                "ordinary": "zatch/reading/plain-effects-outside-battle: usable outside "
+                            "battles in either player's turn and phase"}.get(
+            kind, f"no {kind} effect is used outside a battle (battle •3, "
+                  "zatch/reading/battle-steps)")
+    return {"attack_defense": "zatch/reading/battle-steps: the attack/defense step takes the "
+                              "attacker's attack and the defender's defense effects only",
+            "effects": "battle •2, ※: the use-of-effects step takes battle effects only"}.get(
+        battle["step"], f"zatch/reading/battle-steps: no effect is used in the "
+                        f"{battle['step']} step")
+
+
+def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None, str]]:
+    """For each step, whether the seed allows it, (when it does) the battle step after it,
+    and the fact that decides it: worked out from the setup and the steps alone, no engine
+    asked."""
     setup = scenario["setup"]
     turn, phase = setup.get("turn", "p1"), setup.get("phase", "main")
     battle: dict[str, Any] | None = None
-    plan: list[tuple[bool, str | None]] = []
+    plan: list[tuple[bool, str | None, str]] = []
     for step in scenario["steps"]:
         (kind, spec), = ((k, v) for k, v in step["do"].items() if k != "by")
         by = step["do"].get("by") or spec["by"]
         if kind == "use":
             legal = ex.usable(effect_of(scenario, spec), by, turn, phase, battle)
-        elif kind == "battle_in":
-            legal = battle is None and phase == "battle" and by == turn
-        elif kind == "next_step":
-            legal = battle is not None
+            fact = use_fact(effect_of(scenario, spec), battle)
         else:
-            legal = battle is None and by == turn
+            fact = TIMING_FACTS[kind]
+            if kind == "battle_in":
+                legal = battle is None and phase == "battle" and by == turn
+            elif kind == "next_step":
+                legal = battle is not None
+            else:
+                legal = battle is None and by == turn
         if legal and kind == "battle_in":
             battle = {"attacker": by, "step": "attack_defense"}
         elif legal and kind == "next_step":
@@ -320,27 +363,30 @@ def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None]]:
             battle = None if at == 3 else {**battle, "step": ex.STEPS[at + 1]}
         elif legal and kind == "end_turn":
             turn, phase = ex.opponent(turn), "main"
-        plan.append((legal, battle["step"] if battle else None))
+        plan.append((legal, battle["step"] if battle else None, fact))
     return plan
 
 
-def refused(plan: list[tuple[bool, str | None]]) -> list[int]:
-    return [i for i, (legal, _) in enumerate(plan) if not legal]
+def refused(plan: list[tuple[bool, str | None, str]]) -> list[int]:
+    return [i for i, (legal, _, _) in enumerate(plan) if not legal]
 
 
 def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
     trace = play.run(scenario)
     plan = timing_plan(scenario)
     with outcomes(refused(plan)):
-        for i, (legal, step_now) in enumerate(plan):
-            accepted(trace, scenario, i, want=legal)
+        for i, (legal, step_now, fact) in enumerate(plan):
+            accepted(trace, scenario, i, want=legal, because=fact)
             if not legal:
                 unchanged(trace, scenario, i)
                 continue
             for player in ("p1", "p2"):
                 if trace.states[i]["players"][player]["battle_step"] != step_now:
+                    ends = (" (the battle ends with the next_step after its resolution step; "
+                            "the phase stays battle: zatch/reading/battles-per-phase)"
+                            if step_now is None else "")
                     raise Violation(f"after step {i + 1} {player}'s battle_step should be "
-                                    f"{step_now!r}", expect={i: {"players": {player: {
+                                    f"{step_now!r}{ends}", expect={i: {"players": {player: {
                                         "battle_step": step_now}}}})
     return trace
 
@@ -348,7 +394,8 @@ def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
 @invariant(P + "battle-and-non-battle-timing",
            rules=[Z + "battle.2", Z + "battle.3", Z + "battle.note", Z + "nonbattle.2",
                   Z + "nonbattle.3", Z + "reading/battle-steps",
-                  Z + "reading/plain-effects-outside-battle"],
+                  Z + "reading/plain-effects-outside-battle",
+                  Z + "reading/either-player-advances"],
            scenarios=gen.timing_scenarios())
 def battle_timing(play: Play, scenario: gen.Scenario) -> None:
     """Each effect kind is usable exactly where the seed puts it: battle effects in the
@@ -424,8 +471,14 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
     got = (contest[0].get("attack"), contest[0].get("defense"),
            contest[0].get("winner")) if contest else None
     if got != (want["attack"], want["defense"], want["winner"]):
+        decided = ("the contest event comes with the next_step that enters the contest step "
+                   "(docs/rulesets/zatch.md, 'A battle, step by step')" if contest else
+                   "each side's power is its attack or defense effects not negated plus its "
+                   "raises (use-attack •1, •2, •4)")
+        if want["winner"] is None:
+            decided += "; a tie has no winner (zatch/reading/contest-winner)"
         raise Violation(f"the contest should be {want['attack']} against {want['defense']}, "
-                        f"won by {want['winner']}; observed {got}",
+                        f"won by {want['winner']}; observed {got}: {decided}",
                         expect={len(steps) - 2: {"events": {"include": [
                             {"type": "contest", "attack": want["attack"],
                              "defense": want["defense"], "winner": want["winner"]}]}}})
@@ -461,7 +514,11 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     restrictor = steps[c_at]["do"]["by"]
     c = effect_of(scenario, "c")
     what = c["do"][0]["cannot_use"]["what"]
-    bound = what in ("effects", "ordinary")   # the last step uses an effect it names
+    # the last step tries x, an ordinary effect or a plain jammer (whose kind is ordinary),
+    # under a restriction binding the opponent of its user, named or by default
+    names = ("effects", "ordinary", "jammers") if effect_of(scenario, "x").get("jammer") \
+        else ("effects", "ordinary")
+    bound = what in names
     with outcomes([c_at + 1] if bound else []):
         for i in range(c_at + 1):
             accepted(trace, scenario, i)

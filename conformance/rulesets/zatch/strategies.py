@@ -206,6 +206,11 @@ def fired_scenarios(draw: Any) -> Scenario:
     for player in PLAYERS:
         setup[player]["hand"] = setup[player].get("hand", []) + [
             {"id": f"j{player}{n}", "effect": {"jammer": True}} for n in (1, 2)]
+    if draw(st.booleans()):
+        # an on-field card that is not on the field (on-field •1): it never fires
+        side, zone = setup[draw(PLAYER)], draw(st.sampled_from(["hand", "discard"]))
+        side[zone] = [*side.get(zone, []), {"id": "h", "effect": {
+            "kind": "on_field", "when": moment, "do": [draw(INSTRUCTION)]}}]
     window = other(turn)
     fired = (["t"] if standby else []) + [card["id"] for card in field]
     steps += [use(f"j{window}1", window, target=cid) for cid in fired]
@@ -360,9 +365,12 @@ def restriction_scenarios(draw: Any) -> Scenario:
                for i in range(1, draw(st.integers(1, 3)) + 1)]
     what = draw(st.sampled_from(["effects", "ordinary", "on_field", "jammers"]))
     until = draw(st.sampled_from(["end_of_turn", "end_of_battle"]))
-    c = {"id": "c", "effect": {"stay": {"until": until},
-                               "do": [{"cannot_use": {"player": "opponent", "what": what}}]}}
-    x = {"id": "x", "effect": {"do": [draw(INSTRUCTION)]}}
+    # WHO left out binds the opponent, as `player: opponent` does
+    restriction = {"what": what, **draw(st.sampled_from([{}, {"player": "opponent"}]))}
+    c = {"id": "c", "effect": {"stay": {"until": until}, "do": [{"cannot_use": restriction}]}}
+    # x, tried under the restriction: an ordinary effect, or a jammer answering c right after
+    x = {"id": "x", "effect": draw(st.sampled_from([{"do": [draw(INSTRUCTION)]},
+                                                    {"jammer": True}]))}
     setup = {"turn": draw(PLAYER),
              user: {"mp": sum(e["effect"].get("cost", {}).get("mp", 0) for e in effects),
                     "hand": effects, "field": [x]},
@@ -437,7 +445,13 @@ def features(scenario: Scenario) -> set[str]:
                 found |= {f"effect:{k}" for k in effect if k not in ("kind", "do")}
                 found |= {f"cost:{k}" for k in effect.get("cost", {})}
                 found |= {f"do:{next(iter(p))}" for p in effect.get("do", [])}
+                if effect.get("kind") == "on_field" and zone != "field":
+                    found.add("on_field:off-field")
                 for part in effect.get("do", []):
+                    if "cannot_use" in part:
+                        found.add(f"cannot_use:{part['cannot_use'].get('what', 'effects')}")
+                        if "player" not in part["cannot_use"]:
+                            found.add("cannot_use:default-player")
                     if "remove" in part:
                         named = part["remove"]
                         has = named["what"] in _effect(scenario, named["card"])
