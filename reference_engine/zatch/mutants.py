@@ -241,6 +241,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-staying-negatable-in-force", ["stay.2"],
        "a jammer may negate the opponent's staying effect at any time while it is in force",
        in_force_jammable=frozenset({"stay"})),
+    _m("zatch-negated-lasting-stays-in-force", ["stay.2", "standby.2"],
+       "a staying or standby effect jammed right after use is negated but stays in force "
+       "(or keeps waiting and fires)",
+       negation_restores=negation.restore_keep_lasting),
     _m("zatch-lasting-unjammable", ["stay.2", "standby.2", "use-most.2"],
        "staying and standby effects cannot be jammed even right after use",
        lasting_jammable_right_after=False),

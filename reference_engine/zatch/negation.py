@@ -149,6 +149,16 @@ def restore_battle_part_only(game: Game, target: Instance) -> None:
         game.board.damage, game.board.mp = damage, mp
 
 
+def restore_keep_lasting(game: Game, target: Instance) -> None:
+    """Bug: a negated staying or standby effect is put back like any other, but stays in
+    force (or keeps waiting): the engine keeps lasting effects apart from the board."""
+    staying, standby = dict(game.board.staying), dict(game.board.standby)
+    restore_keep_costs(game, target)
+    for kept, now in ((staying, game.board.staying), (standby, game.board.standby)):
+        if target.card in kept:
+            now[target.card] = kept[target.card]
+
+
 def mark_only(game: Game, target: Instance) -> None:
     """Bug: the effect is called negated but what it did stays done."""
 
