@@ -215,6 +215,25 @@ def test_observations_are_the_schemas_states():
     assert not problems("player_state", {**state["players"]["p1"], **piles})
 
 
+def test_every_observed_field_is_in_the_observations_block():
+    """The doc's Observations block names every field observe() returns, with its values."""
+    section = DOC.split("## Observations")[1].split("\n## ")[0]
+    block = re.search(r"```yaml\n(.*?)```", section, flags=re.S).group(1)
+    for entry in ("card_state", "player_state"):
+        missing = [f for f in DEFS[entry]["properties"] if not re.search(rf"\b{f}:", block)]
+        assert not missing, f"{entry} fields not in the Observations block: {missing}"
+    for field, enum in (("zone", DEFS["card_state"]["properties"]["zone"]),
+                        ("phase", DEFS["phase"])):
+        values = enum.get("enum") or _resolve(enum).get("enum", [])
+        line = next(x for x in block.splitlines() if f"{field}:" in x)
+        assert all(v in line for v in values), (field, values, line)
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref", "")
+    return DEFS[ref.rsplit("/", 1)[-1]] if ref else schema
+
+
 def test_a_pile_matches_in_any_order_and_only_as_a_set():
     """docs/rulesets/zatch.md: piles are compared as sets, whatever order an engine keeps."""
     engine = create_engine()
