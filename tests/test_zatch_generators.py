@@ -71,6 +71,7 @@ RULE_FEATURES: dict[str, set[str]] = {
     Z + "reading/battle-steps": {"kind:attack", "kind:defense", "kind:battle"} | BATTLE,
     Z + "reading/plain-effects-outside-battle": {"kind:ordinary", "action:battle_in"},
     Z + "reading/either-player-advances": {"action:next_step"} | KINDS,
+    Z + "reading/end-of-battle-stay-outside-battle": {"stay:end_of_battle"},
     Z + "use-attack.1": {"kind:attack", "kind:defense", "do:damage"},
     Z + "use-attack.2": {"do:power"},
     Z + "use-attack.3": {"action:use.target", "effect:jammer"},

@@ -140,7 +140,8 @@ def prelude(scenario: gen.Scenario, upto: int) -> State:
 @invariant(P + "negation-restores-keeps-costs",
            rules=[Z + "jammer.2", Z + "use-most.1", Z + "use-most.2", Z + "stay.2",
                   Z + "standby.2", Z + "usable-anyway.2", Z + "nonbattle.4", Z + "nonbattle.6",
-                  Z + "reading/jammer-right-after"],
+                  Z + "reading/jammer-right-after",
+                  Z + "reading/end-of-battle-stay-outside-battle"],
            scenarios=gen.negation_scenarios())
 def negation_restores(play: Play, scenario: gen.Scenario) -> None:
     """An effect resolves at once; jammed right after by a jammer that may negate it, the
@@ -502,7 +503,8 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
 # -- 使えない •1, •2 --------------------------------------------------------------------------
 
 @invariant(P + "cannot-use-never-undoes",
-           rules=[Z + "cannot.2", Z + "cannot.1", Z + "reading/lasting-in-force"],
+           rules=[Z + "cannot.2", Z + "cannot.1", Z + "reading/lasting-in-force",
+                  Z + "reading/end-of-battle-stay-outside-battle"],
            scenarios=gen.restriction_scenarios())
 def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     """A 使えない changes nothing already used (staying, standing by, resolved) and

@@ -38,9 +38,13 @@ INSTRUCTION = st.one_of(
 
 
 @st.composite
-def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True) -> dict[str, Any]:
+def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True,
+                    battle_stays: bool = True) -> dict[str, Any]:
     """An effect used by declaring it: MP cost, discard-self cost (field cards), maybe a
-    【ステイ】 or 【スタンバイ】, maybe 無効にならない."""
+    【ステイ】 or 【スタンバイ】, maybe 無効にならない.  ``battle_stays``: a stay may last until
+    the end of battle; used outside battles, as here, it is in force after its use only by
+    zatch/reading/end-of-battle-stay-outside-battle, so a property without that tag draws
+    none."""
     effect: dict[str, Any] = {}
     cost: dict[str, Any] = {}
     if draw(st.booleans()):
@@ -51,7 +55,8 @@ def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True) -> dict[str
         effect["cost"] = cost
     shape = draw(st.sampled_from(["plain", "stay", "standby"] if lasting else ["plain"]))
     if shape == "stay":
-        effect["stay"] = {"until": draw(st.sampled_from(["end_of_turn", "end_of_battle"]))}
+        until = ["end_of_turn", "end_of_battle"] if battle_stays else ["end_of_turn"]
+        effect["stay"] = {"until": draw(st.sampled_from(until))}
         effect["do"] = [{"cannot_use": {"player": "opponent", "what": "on_field"}}]
         effect["do"] += draw(st.lists(INSTRUCTION, max_size=1))
     elif shape == "standby":
@@ -112,12 +117,12 @@ def effect_step(scenario: Scenario) -> int:
 # -- jammer •2, •1, nonbattle •6: one effect, one jammer, right after or later -------------
 
 @st.composite
-def negation_scenarios(draw: Any) -> Scenario:
+def negation_scenarios(draw: Any, battle_stays: bool = True) -> Scenario:
     user, turn = draw(PLAYER), draw(PLAYER)
     on_field = draw(st.booleans())
     # one effect in three is a non-battle spell, used in the battle phase it may be used in
     spell = draw(st.sampled_from([False, False, True]))
-    effect = draw(ordinary_effect(on_field))
+    effect = draw(ordinary_effect(on_field, battle_stays=battle_stays))
     if spell:
         effect = {"kind": "non_battle_spell",
                   "side": "attack" if user == turn else "defense", **effect}
@@ -175,7 +180,7 @@ def chain_scenario(effect: dict[str, Any], user: str, on_field: bool,
 @st.composite
 def chain_scenarios(draw: Any) -> Scenario:
     on_field = draw(st.booleans())
-    effect = draw(ordinary_effect(on_field))
+    effect = draw(ordinary_effect(on_field, battle_stays=False))
     costs = draw(st.lists(st.integers(0, 1), min_size=1, max_size=6))
     return draw(touching_board(chain_scenario(effect, draw(PLAYER), on_field, costs), effect))
 
@@ -384,7 +389,7 @@ def restriction_scenarios(draw: Any) -> Scenario:
 
 @st.composite
 def unnegatable_scenarios(draw: Any) -> Scenario:
-    scenario = draw(negation_scenarios())
+    scenario = draw(negation_scenarios(battle_stays=False))
     u = effect_step(scenario)
     user = scenario["steps"][u]["do"]["by"]
     effect = next(c for c in scenario["setup"][user].get("field", [])
