@@ -216,6 +216,14 @@ def jammer_chain(play: Play, scenario: gen.Scenario) -> None:
 
 # -- jammer •3: fired standby and on-field effects ---------------------------------------------
 
+#: The action that makes each moment, as the fired property drives it (docs/rulesets/zatch.md,
+#: 'A battle, step by step'), named in its failure's message.
+MOMENT_FACTS = {
+    "end_turn": "the end_of_turn moment comes with the end_turn action",
+    "battle_in": "the battle_in moment comes with the battle_in action",
+    "next_step": "the end_of_battle moment comes with the next_step after the resolution step",
+}
+
 @invariant(P + "fired-effects-never-jammed",
            rules=[Z + "jammer.3", Z + "standby.3", Z + "on-field.2", Z + "standby.1",
                   Z + "on-field.1"],
@@ -244,7 +252,8 @@ def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
             cid = steps[i]["do"]["target"]
             if cid not in fired:
                 # every standby and on-field effect waiting for this moment fires at it
-                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})",
+                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1}: "
+                                f"{MOMENT_FACTS[next(iter(steps[trigger]['do']))]})",
                                 expect={trigger: {"events": {"include": [
                                     {"type": "fired", "card": c}
                                     for c in dict.fromkeys(s["do"]["target"]
