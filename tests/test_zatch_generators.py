@@ -57,7 +57,8 @@ RULE_FEATURES: dict[str, set[str]] = {
     Z + "jammer.3": {"kind:on_field", "effect:standby", "action:use.target"},
     Z + "standby.3": FIRED_AT | {"action:use.target"},
     Z + "on-field.2": ON_FIELD_AT | {"action:use.target"},
-    Z + "on-field.1": {"kind:on_field", "action:end_turn"} | BATTLE,
+    # on-field •1: effects of cards on the field fire; one in a hand or discard pile never does
+    Z + "on-field.1": {"kind:on_field", "action:end_turn", "on_field:off-field"} | BATTLE,
     Z + "standby.1": {"effect:standby", "standby:end_of_turn", "action:end_turn"},
     Z + "interrupt.1": {"action:use.interrupt", "effect:jammer"},
     Z + "interrupt.ex1": {"action:use.interrupt"},
@@ -69,13 +70,17 @@ RULE_FEATURES: dict[str, set[str]] = {
     Z + "nonbattle.5": {"kind:non_battle_spell", "action:battle_in"},
     Z + "reading/battle-steps": {"kind:attack", "kind:defense", "kind:battle"} | BATTLE,
     Z + "reading/plain-effects-outside-battle": {"kind:ordinary", "action:battle_in"},
+    Z + "reading/either-player-advances": {"action:next_step"} | KINDS,
+    Z + "reading/end-of-battle-stay-outside-battle": {"stay:end_of_battle"},
     Z + "use-attack.1": {"kind:attack", "kind:defense", "do:damage"},
     Z + "use-attack.2": {"do:power"},
     Z + "use-attack.3": {"action:use.target", "effect:jammer"},
     Z + "use-attack.4": {"do:negate_in_battle"},
     Z + "unnegatable.1": {"effect:unnegatable", "effect:jammer"},
     Z + "reading/contest-winner": {"effect:power", "do:power"},
-    Z + "cannot.1": {"do:cannot_use"},
+    # cannot •1: a restriction naming its player and one leaving it to the default (the
+    # opponent); the 使えない property also names jammers (PROPERTY_FEATURES)
+    Z + "cannot.1": {"do:cannot_use", "cannot_use:default-player"},
     Z + "cannot.2": {"do:cannot_use", "effect:stay", "effect:standby"},
     Z + "reading/lasting-in-force": {"effect:stay", "effect:standby", "stay:end_of_turn"},
     # stay •3, standby •4: a removal of each kind, and one naming the kind the card lacks
@@ -84,9 +89,12 @@ RULE_FEATURES: dict[str, set[str]] = {
     Z + "stay.1": {"effect:stay", "stay:end_of_turn", "action:end_turn"},
 }
 
-#: The metamorphic property mixes the other strategies: it is fair only if it draws from
-#: each family (on-field effects, spells, jammers, turn ends, restrictions) whatever its rules.
+#: Features one property must reach besides its rules': the 使えない property tries a jammer
+#: under a restriction naming jammers; the metamorphic property mixes the other strategies,
+#: fair only if it draws from each family (on-field effects, spells, jammers, turn ends,
+#: restrictions) whatever its rules.
 PROPERTY_FEATURES: dict[str, set[str]] = {
+    "zatch/prop/cannot-use-never-undoes": {"cannot_use:jammers", "effect:jammer"},
     "zatch/prop/renaming-and-swapping-players": {
         "kind:on_field", "kind:non_battle_spell", "effect:jammer", "action:end_turn",
         "do:cannot_use", "action:use.target"}}

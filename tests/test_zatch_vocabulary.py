@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vocabulary_doc import Vocabulary, walk
 
+from conformance._matching import match_step
 from conformance.rulesets.zatch import PROPERTIES
 from reference_engine import create_engine
 from reference_engine.zatch import actions, model, resolution
@@ -103,6 +104,8 @@ INVALID = [
     ("action", {"pass": {}}, ""),
     ("card_state", {"zone": "deck"}, "zone"),
     ("player_state", {"nodes": 1}, ""),
+    ("player_state", {"discard": ["a", "b"]}, "discard"),   # piles are sets: no order
+    ("player_state", {"hand": {"unordered": "a"}}, "hand/unordered"),
     ("event", {"type": "interrupt"}, "type"),
     ("event", {"type": "contest", "card": "a"}, ""),
 ]
@@ -206,4 +209,46 @@ def test_observations_are_the_schemas_states():
     assert set(state["cards"]["a"]) == set(DEFS["card_state"]["properties"])
     assert set(state["players"]["p1"]) == set(DEFS["player_state"]["properties"])
     assert not problems("card_state", state["cards"]["a"])
-    assert not problems("player_state", state["players"]["p1"])
+    # observe() lists each pile; a case may compare it only as a set
+    piles = {k: {"unordered": v} for k, v in state["players"]["p1"].items()
+             if k in ("hand", "field", "discard")}
+    assert not problems("player_state", {**state["players"]["p1"], **piles})
+
+
+def test_every_observed_field_is_in_the_observations_block():
+    """The doc's Observations block names every field observe() returns, with its values."""
+    section = DOC.split("## Observations")[1].split("\n## ")[0]
+    block = re.search(r"```yaml\n(.*?)```", section, flags=re.S).group(1)
+    for entry in ("card_state", "player_state"):
+        missing = [f for f in DEFS[entry]["properties"] if not re.search(rf"\b{f}:", block)]
+        assert not missing, f"{entry} fields not in the Observations block: {missing}"
+    for field, enum in (("zone", DEFS["card_state"]["properties"]["zone"]),
+                        ("phase", DEFS["phase"])):
+        values = enum.get("enum") or _resolve(enum).get("enum", [])
+        line = next(x for x in block.splitlines() if f"{field}:" in x)
+        assert all(v in line for v in values), (field, values, line)
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref", "")
+    return DEFS[ref.rsplit("/", 1)[-1]] if ref else schema
+
+
+def test_a_pile_matches_in_any_order_and_only_as_a_set():
+    """docs/rulesets/zatch.md: piles are compared as sets, whatever order an engine keeps."""
+    engine = create_engine()
+    setup = {"p1": {"hand": [{"id": "ev", "effect": {"do": []}}],
+                    "field": [{"id": "dis", "effect": {"cost": {"discard_self": True}, "do": []}}]}}
+    engine.start("zatch", setup)
+    for card in ("dis", "ev"):
+        assert engine.act({"use": card, "by": "p1"})["accepted"]
+    observed = engine.observe()
+    reply = {"accepted": True, "events": []}
+    for order in (["dis", "ev"], ["ev", "dis"]):
+        shuffled = {**observed, "players": {**observed["players"], "p1": {
+            **observed["players"]["p1"], "discard": order}}}
+        expect = {"players": {"p1": {"discard": {"unordered": ["ev", "dis"]}}}}
+        assert not problems("expect", expect)
+        assert match_step(expect, reply, shuffled, "s") == []
+        assert match_step({"players": {"p1": {"discard": {"unordered": ["ev"]}}}}, reply,
+                          shuffled, "s")

@@ -70,7 +70,8 @@ def _use(game: Game, action: dict[str, Any]) -> None:
     inst = _pay(game, card, by)
     game.history.append(Action(by=by, kind="use", produced=[inst.n]))
     kind = timing.kind_of(game, effect)
-    if kind in game.rules.wait_for_contest and game.board.battle is not None:
+    if _waits_for_contest(game, kind, by):
+        assert game.board.battle is not None   # only in a battle
         game.board.battle.spells.append(inst.n)
     elif effect.jammer:
         if target is not None:
@@ -78,7 +79,8 @@ def _use(game: Game, action: dict[str, Any]) -> None:
         elif game.rules.jammer_without_target == "armed":
             game.armed.append(inst.n)
         inst.resolved = True
-    elif kind in game.rules.deferred_kinds:
+    elif kind in game.rules.deferred_kinds or (kind == "non_battle_spell"
+                                               and effect.side in game.rules.deferred_spell_sides):
         game.pending.append(inst.n)
     else:
         resolution.resolve(game, inst)
@@ -87,6 +89,16 @@ def _use(game: Game, action: dict[str, Any]) -> None:
         game.rules.non_battle_spell_aftermath(game, inst)
     if game.rules.costs_rechecked_after_response:
         _recheck_previous(game, inst)
+
+
+def _waits_for_contest(game: Game, kind: str, by: str) -> bool:
+    """Attack and defense effects wait for the contest (use-attack.1); a mutant makes the
+    defender's battle effects wait too."""
+    battle = game.board.battle
+    if battle is None:
+        return False
+    return kind in game.rules.wait_for_contest or (
+        kind == "battle" and by != battle.attacker and game.rules.defender_battle_effects_wait)
 
 
 def _jam_target(game: Game, card: str, by: str, named: str | None) -> Instance | None:
@@ -101,6 +113,8 @@ def _jam_target(game: Game, card: str, by: str, named: str | None) -> Instance |
         return None
     target = reach[-1]
     why = negation.jam_refusal(game, game.effect_of(card), target)
+    if why and game.rules.jammer_at_unjammable == "wasted":
+        return None   # bug: the jammer is used up and negates nothing
     if why:
         raise Rejected(why)
     return target
@@ -142,8 +156,11 @@ def _recheck_previous(game: Game, inst: Instance) -> None:
         negation.negate(game, earlier[-1], inst.card)
 
 
-def _flush(game: Game, by: str) -> None:
-    """Resolve effects whose resolution a mutant deferred (the reference defers none)."""
+def _flush(game: Game, by: str, moment: str | None = None) -> None:
+    """Resolve effects whose resolution a mutant deferred (the reference defers none);
+    ``moment``: the moment this action makes (a mutant waits for the battle-in)."""
+    if game.rules.deferred_until == "battle_in" and moment != "battle_in":
+        return
     for n in list(game.pending):
         inst = game.instances[n - 1]
         if game.rules.deferred_until == "own_next_action" and inst.by != by:
@@ -187,7 +204,7 @@ def _battle_in(game: Game, action: dict[str, Any]) -> None:
     if board.battle is not None or board.phase != "battle" or board.turn != by:
         raise Rejected("only the turn player enters a battle, in their battle phase, "
                        "when no battle is going on")
-    _flush(game, by)
+    _flush(game, by, "battle_in")
     battle.start(game, by)
     fired = lasting.fire(game, "battle_in", resolution.apply)
     game.history.append(Action(by=by, kind="battle_in", produced=fired))

@@ -36,7 +36,8 @@ def advance(game: Game, apply: Callable[[Game, Instance], None]) -> bool:
     elif battle.step == "resolution":
         for n in battle.spells:
             inst = game.instances[n - 1]
-            if n in game.board.negated or inst.resolved:
+            if inst.resolved or (n in game.board.negated
+                                 and not game.rules.negated_spells_resolve):
                 continue
             if battle.winner == inst.by or not game.rules.attack_needs_won_contest:
                 apply(game, inst)

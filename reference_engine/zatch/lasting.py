@@ -33,7 +33,7 @@ def fire(game: Game, moment: str, apply: Apply) -> list[int]:
         if rules.standby_fires != "never":
             fired.append(_run(game, card, by, "fired", apply))
     for player in ("p1", "p2"):
-        for card in list(board.zones[player]["field"]):
+        for card in [c for zone in rules.on_field_zones for c in board.zones[player][zone]]:
             effect = game.cards[card].effect
             if effect and effect.kind == "on_field" and effect.when == moment \
                     and on_field_works(game, card):
@@ -64,8 +64,18 @@ def on_field_works(game: Game, card: str) -> bool:
         return False
     if game.board.battle is not None and not rules.on_field_in_battle:
         return False
-    blocked = restricted(game, game.effect_of(card), owner)
+    blocked = restricted(game, game.effect_of(card), rules.on_field_bound(game, card))
     return not (blocked and rules.cannot_use_stops_on_field)
+
+
+def card_owner(game: Game, card: str) -> str:
+    """Whom a 使えない must bind to stop an on-field effect: its card's owner."""
+    return game.cards[card].owner
+
+
+def turn_player(game: Game, card: str) -> str:
+    """Bug: a 使えない stops an on-field effect when it binds the turn player."""
+    return game.board.turn
 
 
 # -- how long a stay lasts (stay.1) ----------------------------------------------------------
@@ -93,6 +103,16 @@ def _kind(game: Game, what: str) -> dict[str, str]:
 def remove_named(game: Game, card: str, what: str) -> list[str]:
     lasting = _kind(game, what)
     return [card] if lasting.pop(card, None) is not None else []
+
+
+def anyones(game: Game, card: str, by: str) -> bool:
+    """A removal reaches the lasting effect it names, whoever used it."""
+    return True
+
+
+def opponents_only(game: Game, card: str, by: str) -> bool:
+    """Bug: a removal reaches only the opponent's staying or standing-by effects."""
+    return game.controller_of(card) != by
 
 
 def remove_nothing(game: Game, card: str, what: str) -> list[str]:

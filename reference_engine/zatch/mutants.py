@@ -4,7 +4,10 @@ Every entry is data: a name, the rule ids it breaks, one sentence, and the
 `rules.Rules` fields it replaces.  Each is a bug a real engine author could
 write (off by one, wrong scope, wrong timing, wrong player, wrong precedence);
 tests/test_reference_zatch.py shows each behaving differently from the
-reference on some board.
+reference on some board (a catalogue case it fails and the reference passes:
+no mutant is equivalent), and `conformance mutants --run` that a seed-basis
+item kills each one but the two docs/rulesets/zatch.md lists ("Mutants only a
+reading can catch").
 """
 
 from __future__ import annotations
@@ -56,6 +59,10 @@ MUTANTS: tuple[Mutant, ...] = (
                                         RD + "jammer-right-after"],
        "off by one: a jammer answers the opponent's action before the last action",
        jam_window=negation.action_before_last),
+    _m("zatch-jammer-window-survives-turn-end", ["jammer.1"],
+       "ending the turn does not close the jammer window: the next player may jam the effect "
+       "used right before the turn ended",
+       jam_window=negation.last_effect_action_of_opponent),
     _m("zatch-jammer-without-target", ["negate", "negate.2", "jammer.def"],
        "a jammer may be used when there is nothing to negate (costs paid, nothing happens)",
        jammer_without_target="wasted"),
@@ -87,6 +94,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-fired-standby-jammable-later", ["standby.3", "jammer.3"],
        "a fired standby effect stays jammable at any later time",
        fired_standby_jammable=True, jammable_any_time=frozenset({"fired"})),
+    _m("zatch-unjammable-target-wastes-jammer", ["jammer.3", "on-field.2"],
+       "a jammer aimed at an effect no jammer may negate is used up (paid, counted as used) "
+       "and negates nothing, instead of being refused",
+       jammer_at_unjammable="wasted"),
     _m("zatch-fired-effects-jammable", ["jammer.3", "on-field.2", "standby.3"],
        "every effect that resolved, fired ones included, is jammable right after",
        on_field_jammable=True, fired_standby_jammable=True),
@@ -97,6 +108,15 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-battle-effects-unjammable", ["jammer.4", "battle.5", "use-most.3"],
        "battle effects cannot be negated by any jammer",
        battle_effects_jammable=False),
+    _m("zatch-attacker-cannot-jam-in-battle", ["jammer.4"],
+       "only the defender may use a jammer during a battle",
+       attacker_jams_in_battle=False),
+    _m("zatch-plain-jammer-in-effect-step", ["jammer.4", "battle.note"],
+       "a jammer without the battle icon may answer in the use-of-effects step",
+       plain_jammers_in_effect_step=True),
+    _m("zatch-battle-negation-keeps-damage", ["battle.5", "jammer.2"],
+       "negating a battle effect undoes only its raises: the damage it dealt stays",
+       negation_restores=negation.restore_battle_part_only),
     _m("zatch-jammer-unjammable", ["jammer.5"],
        "refuses a jammer aimed at a jammer",
        jammer_negatable=False),
@@ -165,6 +185,12 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-non-battle-resolves-at-own-next", ["nonbattle.4", "use-most.1"],
        "a non-battle spell resolves only at its user's next action",
        deferred_kinds=frozenset({"non_battle_spell"}), deferred_until="own_next_action"),
+    _m("zatch-defense-spell-resolves-at-battle-in", ["nonbattle.4", "use-most.1"],
+       "a 防 non-battle spell waits and resolves only when the next battle starts",
+       deferred_spell_sides=frozenset({"defense"}), deferred_until="battle_in"),
+    _m("zatch-defender-battle-effects-wait", ["use-most.3", "battle.4"],
+       "the defender's battle effects wait for the contest like defense effects",
+       defender_battle_effects_wait=True),
     # 「攻撃」や「防御」の効果
     _m("zatch-attack-resolves-at-once", ["use-attack", "use-attack.1", RD + "battle-steps"],
        "attack and defense effects resolve as soon as they are used, before the contest",
@@ -187,6 +213,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-attack-jammable", ["use-attack.3"],
        "any jammer may negate an attack/defense effect right after it is used",
        attack_defense_jammable="any_jammer"),
+    _m("zatch-defense-jammable", ["use-attack.3"],
+       "attack effects cannot be jammed but defense effects can, right after use",
+       attack_defense_jammable="defense_only"),
     _m("zatch-attack-jammable-by-battle-jammer", ["use-attack.3"],
        "a battle-icon jammer may negate an attack/defense effect right after it is used",
        attack_defense_jammable="battle_jammer"),
@@ -196,6 +225,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-battle-negation-hits-own", ["use-attack.4", "negate.1"],
        "'negate the attack/defense/spell' also negates its user's own spells",
        battle_negation_hits=battle.everyones_spells),
+    _m("zatch-negated-attack-resolves", ["negate.1", "use-attack.4"],
+       "a negated attack adds no power but still resolves when its side wins the contest",
+       negated_spells_resolve=True),
     _m("zatch-negate-spell-means-attack", ["use-attack.4"],
        "'negate the spell' reaches only attack spells",
        battle_negation_hits=battle.spell_means_attack),
@@ -212,6 +244,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-staying-negatable-in-force", ["stay.2"],
        "a jammer may negate the opponent's staying effect at any time while it is in force",
        in_force_jammable=frozenset({"stay"})),
+    _m("zatch-negated-lasting-stays-in-force", ["stay.2", "standby.2"],
+       "a staying or standby effect jammed right after use is negated but stays in force "
+       "(or keeps waiting and fires)",
+       negation_restores=negation.restore_keep_lasting),
     _m("zatch-lasting-unjammable", ["stay.2", "standby.2", "use-most.2"],
        "staying and standby effects cannot be jammed even right after use",
        lasting_jammable_right_after=False),
@@ -224,6 +260,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-removal-removes-all", ["stay.3", "standby.4"],
        "a removal removes every effect of that kind, not the one it names",
        removal=lasting.remove_all_of_kind),
+    _m("zatch-removal-spares-own", ["stay.3", "standby.4"],
+       "a removal reaches only the opponent's staying or standing-by effects",
+       removal_reaches=lasting.opponents_only),
     # スタンバイ
     _m("zatch-standby-resolves-at-once", ["standby.1", "standby.ex"],
        "a 【スタンバイ】 effect resolves when used instead of waiting",
@@ -247,6 +286,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-on-field-fires-once", ["on-field.1"],
        "an on-field effect fires the first time only",
        on_field_fires="once"),
+    _m("zatch-on-field-fires-from-hand", ["on-field.1"],
+       "on-field effects of cards in the hand fire too",
+       on_field_zones=("hand", "field")),
     _m("zatch-on-field-off-in-battle", ["on-field.4"],
        "on-field effects without the battle icon do not work during a battle",
        on_field_in_battle=False),
@@ -254,6 +296,9 @@ MUTANTS: tuple[Mutant, ...] = (
                                             RD + "negate-on-field"],
        "a 使えない restriction does not stop on-field effects",
        cannot_use_stops_on_field=False),
+    _m("zatch-on-field-restriction-binds-turn-player", ["on-field.3", "cannot.3"],
+       "a 使えない stops an on-field effect when it binds the turn player, not the card's owner",
+       on_field_bound=lasting.turn_player),
     _m("zatch-effects-restriction-misses-on-field", ["on-field.3", "cannot.3", "negate.3"],
        "'effects cannot be used' does not cover on-field effects (only a restriction naming "
        "them does)",
@@ -268,6 +313,12 @@ MUTANTS: tuple[Mutant, ...] = (
                                         RD + "lasting-in-force"],
        "a 使えない binds the player who used it instead of the player it names",
        restriction_binds=timing.binds_controller),
+    _m("zatch-restriction-default-binds-user", ["cannot.1"],
+       "a 使えない naming no player binds its user (the default read as self)",
+       restriction_default="self"),
+    _m("zatch-restriction-ignores-what", ["cannot.1"],
+       "a 使えない binds every effect, whatever kind it names",
+       restriction_matches=timing.matches_everything),
     _m("zatch-restriction-binds-both", ["cannot.1"],
        "a 使えない binds both players",
        restriction_binds=timing.binds_both),
@@ -293,6 +344,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-unnegatable-usable-under-cannot", ["unnegatable.2"],
        "a 無効にならない effect may be used under a staying 使えない",
        unnegatable_overrides_cannot_use=True),
+    _m("zatch-unnegatable-jammer-usable-under-cannot", ["unnegatable.2"],
+       "a 無効にならない jammer may be used under a staying 使えない",
+       unnegatable_jammers_override_cannot_use=True),
     # 使えないときにも使える
     _m("zatch-usable-anyway-ignored", ["usable-anyway", "usable-anyway.1", "usable-anyway.3"],
        "使えないときにも使える effects are stopped by 使えない like any other",
@@ -303,6 +357,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-only-regardless-wording", ["usable-anyway.1"],
        "only 「効果にかかわらず使える」 overrides a 使えない",
        usable_anyway_overrides=timing.only_regardless_wording),
+    _m("zatch-usable-anyway-not-for-jammers", ["usable-anyway.1"],
+       "使えないときにも使える lets effects be used under 使えない, jammers excepted",
+       usable_anyway_covers_jammers=False),
     _m("zatch-usable-anyway-unjammable", ["usable-anyway.2"],
        "an effect usable under 使えない cannot be jammed either",
        usable_anyway_jammable=negation.never_jammable),

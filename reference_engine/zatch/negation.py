@@ -36,6 +36,15 @@ def last_action_of_anyone(game: Game, by: str) -> list[int]:
     return list(game.history[-1].produced) if game.history else []
 
 
+def last_effect_action_of_opponent(game: Game, by: str) -> list[int]:
+    """Bug: an end of turn does not count as an action: the window reaches the action before
+    it (what the opponent's last action that was not an end of turn produced)."""
+    actions = [a for a in game.history if a.kind != "end_turn"]
+    if not actions or actions[-1].by != game.opponent(by):
+        return []
+    return list(actions[-1].produced)
+
+
 def action_before_last(game: Game, by: str) -> list[int]:
     """Bug (off by one): the opponent's action one before the last action."""
     if len(game.history) < 2 or game.history[-2].by != game.opponent(by):
@@ -72,7 +81,7 @@ def jam_refusal(game: Game, jammer: Effect, target: Instance) -> str | None:
         return "a 'このカードが場にある→' effect cannot be negated by a jammer"
     if target.how == "fired" and not rules.fired_standby_jammable:
         return "a standby effect that fired cannot be negated by a jammer"
-    if kind in ("attack", "defense") and not _spell_jammable(game, jammer):
+    if kind in ("attack", "defense") and not _spell_jammable(game, jammer, kind):
         return "attack/defense effects cannot be negated by a jammer"
     if (target.effect.stay_until or target.effect.standby_when) \
             and not rules.lasting_jammable_right_after:
@@ -91,10 +100,11 @@ def jam_refusal(game: Game, jammer: Effect, target: Instance) -> str | None:
     return None
 
 
-def _spell_jammable(game: Game, jammer: Effect) -> bool:
+def _spell_jammable(game: Game, jammer: Effect, kind: str) -> bool:
     mode = game.rules.attack_defense_jammable
     return mode in ("any_jammer", "in_effect_step") or (mode == "battle_jammer"
-                                                         and jammer.kind == "battle")
+                                                         and jammer.kind == "battle") \
+        or (mode == "defense_only" and kind == "defense")
 
 
 def always_jammable(effect: Effect) -> bool:
@@ -128,6 +138,25 @@ def restore_refund_costs(game: Game, target: Instance) -> None:
     """Bug: also gives back what was paid to use the effect."""
     game.board = target.before_costs.copy()
     reapply_later_costs(game, target)
+
+
+def restore_battle_part_only(game: Game, target: Instance) -> None:
+    """Bug: negating a battle effect undoes only what it did to the battle (its raises);
+    the damage it dealt and the MP it moved stay."""
+    damage, mp = dict(game.board.damage), dict(game.board.mp)
+    restore_keep_costs(game, target)
+    if kind_of(game, target.effect) == "battle":
+        game.board.damage, game.board.mp = damage, mp
+
+
+def restore_keep_lasting(game: Game, target: Instance) -> None:
+    """Bug: a negated staying or standby effect is put back like any other, but stays in
+    force (or keeps waiting): the engine keeps lasting effects apart from the board."""
+    staying, standby = dict(game.board.staying), dict(game.board.standby)
+    restore_keep_costs(game, target)
+    for kept, now in ((staying, game.board.staying), (standby, game.board.standby)):
+        if target.card in kept:
+            now[target.card] = kept[target.card]
 
 
 def mark_only(game: Game, target: Instance) -> None:

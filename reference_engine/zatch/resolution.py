@@ -80,6 +80,8 @@ def _cannot_use(game: Game, inst: Instance, spec: dict[str, Any]) -> None:
 
 
 def _remove(game: Game, inst: Instance, spec: dict[str, Any]) -> None:
+    if not game.rules.removal_reaches(game, spec["card"], inst.by):
+        return
     for card in game.rules.removal(game, spec["card"], spec["what"]):
         game.emit("removed", card=card, what=spec["what"])
 

@@ -61,6 +61,8 @@ def _in_battle(game: Game, effect: Effect, by: str) -> str | None:
     step, attacker = battle.step, battle.attacker
     if effect.jammer and not rules.jammers_in_battle:
         return "(mutant) no jammer during a battle"
+    if effect.jammer and by == attacker and not rules.attacker_jams_in_battle:
+        return "(mutant) only the defender jams during a battle"
     if kind == "non_battle_spell":
         if step in rules.non_battle_spell_steps:
             return None
@@ -73,7 +75,8 @@ def _in_battle(game: Game, effect: Effect, by: str) -> str | None:
             return None
         return f"only {wanted} effects are used by {by} in the attack/defense step"
     if step == "effects":
-        if rules.any_effect_in_effect_step and kind == "ordinary":
+        if kind == "ordinary" and (rules.any_effect_in_effect_step
+                                   or (effect.jammer and rules.plain_jammers_in_effect_step)):
             return None
         return "only battle effects can be used in the battle's use-of-effects step"
     return f"no effect is used in the {step} step"
@@ -120,11 +123,13 @@ def restricted(game: Game, effect: Effect, by: str) -> str | None:
     if not rules.restrictions_apply:
         return None
     for what in restrictions_on(game, by):
-        if not matches(game, what, effect):
+        if not rules.restriction_matches(game, what, effect):
             continue
-        if effect.usable_anyway and rules.usable_anyway_overrides(effect.usable_anyway):
+        if effect.usable_anyway and rules.usable_anyway_overrides(effect.usable_anyway) \
+                and (rules.usable_anyway_covers_jammers or not effect.jammer):
             continue
-        if effect.unnegatable and rules.unnegatable_overrides_cannot_use:
+        if effect.unnegatable and (rules.unnegatable_overrides_cannot_use or (
+                effect.jammer and rules.unnegatable_jammers_override_cannot_use)):
             continue
         return f"a staying 使えない ({what}) stops {by} from using this effect"
     return None
@@ -138,7 +143,7 @@ def restrictions_on(game: Game, player: str) -> list[str]:
         for part in game.effect_of(card).do:
             spec = part.get("cannot_use")
             if spec is not None and player in game.rules.restriction_binds(
-                    game, spec.get("player", "opponent"), controller):
+                    game, spec.get("player", game.rules.restriction_default), controller):
                 found.append(spec.get("what", "effects"))
     return found
 
@@ -149,6 +154,11 @@ def matches(game: Game, what: str, effect: Effect) -> bool:
     if what == "jammers":
         return effect.jammer
     return effect.kind == what
+
+
+def matches_everything(game: Game, what: str, effect: Effect) -> bool:
+    """Bug: a 使えない binds every effect, whatever it names."""
+    return True
 
 
 def binds_named_player(game: Game, who: str, controller: str) -> tuple[str, ...]:

@@ -34,12 +34,16 @@ def short(step: dict[str, Any]) -> str:
     return json.dumps(step["do"], ensure_ascii=False)[:120]
 
 
-def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True) -> None:
+def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True,
+             because: str = "") -> None:
+    """Step ``i`` must be accepted (``want``) or rejected; ``because`` names the fact of the
+    seed, a reading or the vocabulary that decided it, for the failure message."""
     got = trace.replies[i]["accepted"]
     if got != want:
         verb = "accepted" if got else f"rejected ({trace.replies[i].get('reason')!r})"
         raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was {verb}; the rules "
-                        f"{'allow' if want else 'forbid'} it here",
+                        f"{'allow' if want else 'forbid'} it here"
+                        + (f": {because}" if because else ""),
                         expect={i: {"outcome": "accepted" if want else "rejected"}})
 
 
@@ -94,15 +98,13 @@ PILES = ("hand", "field", "discard")
 
 def seed_block(want: State, wrong: list[tuple[str, str, str, Any]]) -> dict[str, Any]:
     """The ``expect`` block of the fields that differ, with the seed's values.  A pile is
-    stated through its cards' ``zone`` (a case compares lists in order, the seed orders no
-    pile), so a pile that differs brings the zone of every card the seed puts in it."""
+    stated as a set (``{unordered: [...]}``, the only form the vocabulary accepts): the
+    seed orders no pile."""
     block: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, name, key, value in wrong:
         if kind == "players" and key in PILES:
-            for cid in value:
-                block.setdefault("cards", {}).setdefault(cid, {})["zone"] = key
-        else:
-            block.setdefault(kind, {}).setdefault(name, {})[key] = value
+            value = {"unordered": list(value)}
+        block.setdefault(kind, {}).setdefault(name, {})[key] = value
     return block
 
 
@@ -138,7 +140,8 @@ def prelude(scenario: gen.Scenario, upto: int) -> State:
 @invariant(P + "negation-restores-keeps-costs",
            rules=[Z + "jammer.2", Z + "use-most.1", Z + "use-most.2", Z + "stay.2",
                   Z + "standby.2", Z + "usable-anyway.2", Z + "nonbattle.4", Z + "nonbattle.6",
-                  Z + "reading/jammer-right-after"],
+                  Z + "reading/jammer-right-after",
+                  Z + "reading/end-of-battle-stay-outside-battle"],
            scenarios=gen.negation_scenarios())
 def negation_restores(play: Play, scenario: gen.Scenario) -> None:
     """An effect resolves at once; jammed right after by a jammer that may negate it, the
@@ -213,13 +216,22 @@ def jammer_chain(play: Play, scenario: gen.Scenario) -> None:
 
 # -- jammer •3: fired standby and on-field effects ---------------------------------------------
 
+#: The action that makes each moment, as the fired property drives it (docs/rulesets/zatch.md,
+#: 'A battle, step by step'), named in its failure's message.
+MOMENT_FACTS = {
+    "end_turn": "the end_of_turn moment comes with the end_turn action",
+    "battle_in": "the battle_in moment comes with the battle_in action",
+    "next_step": "the end_of_battle moment comes with the next_step after the resolution step",
+}
+
 @invariant(P + "fired-effects-never-jammed",
            rules=[Z + "jammer.3", Z + "standby.3", Z + "on-field.2", Z + "standby.1",
                   Z + "on-field.1"],
            scenarios=gen.fired_scenarios())
 def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
-    """Standby effects fire at their moment, on-field effects whenever their moment comes;
-    no jammer negates either, right after or later."""
+    """Standby effects fire at their moment, on-field effects whenever their moment comes
+    while their card is on the field (one in a hand or the discard pile never fires); no
+    jammer negates either, right after or later."""
     note(scenario)
     trace = play.run(scenario)
     steps = scenario["steps"]
@@ -230,11 +242,18 @@ def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
             accepted(trace, scenario, i)
         fired = {e["card"] for i in range(trigger - 3, trigger + 1)
                  for e in trace.find(i, type="fired")}
+        for i in range(trigger + 1):
+            if trace.find(i, type="fired", card="h"):
+                raise Violation(f"step {i + 1}: h fired, but its card is not on the field "
+                                f"(on-field •1: it works while the card is on the field)",
+                                expect={i: {"events": {"exclude": [
+                                    {"type": "fired", "card": "h"}]}}})
         for i in targets:
             cid = steps[i]["do"]["target"]
             if cid not in fired:
                 # every standby and on-field effect waiting for this moment fires at it
-                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1})",
+                raise Violation(f"{cid} did not fire at its moment (step {trigger + 1}: "
+                                f"{MOMENT_FACTS[next(iter(steps[trigger]['do']))]})",
                                 expect={trigger: {"events": {"include": [
                                     {"type": "fired", "card": c}
                                     for c in dict.fromkeys(s["do"]["target"]
@@ -296,24 +315,56 @@ def no_interrupts(play: Play, scenario: gen.Scenario) -> None:
 
 # -- battle •2, •3, ※, nonbattle •2, •3, •5: when effects may be used --------------------------
 
-def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None]]:
-    """For each step, whether the seed allows it and (when it does) the battle step after
-    it: worked out from the setup and the steps alone, no engine asked."""
+#: What decides whether each kind of action is legal (named in a failure's message).
+TIMING_FACTS = {
+    "battle_in": "only the turn player enters a battle, in their battle phase, with no battle "
+                 "going on, and again after one ended (zatch/reading/battles-per-phase)",
+    "next_step": "either player moves a battle on to its next step "
+                 "(zatch/reading/either-player-advances); there is none outside a battle",
+    "end_turn": "only the turn player ends the turn, outside a battle",
+}
+
+
+def use_fact(effect: dict[str, Any], battle: dict[str, Any] | None) -> str:
+    """What decides whether an effect of this kind may be used now (battle: the one going
+    on, or None)."""
+    kind = effect.get("kind", "ordinary")
+    if battle is None:
+        return {"non_battle_spell": "nonbattle •2: 攻 in your own battle phase, 防 in the "
+                                    "opponent's, outside battles (•3)",
+                "ordinary": "zatch/reading/plain-effects-outside-battle: usable outside "
+                            "battles in either player's turn and phase"}.get(
+            kind, f"no {kind} effect is used outside a battle (battle •3, "
+                  "zatch/reading/battle-steps)")
+    return {"attack_defense": "zatch/reading/battle-steps: the attack/defense step takes the "
+                              "attacker's attack and the defender's defense effects only",
+            "effects": "battle •2, ※: the use-of-effects step takes battle effects only"}.get(
+        battle["step"], f"zatch/reading/battle-steps: no effect is used in the "
+                        f"{battle['step']} step")
+
+
+def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None, str]]:
+    """For each step, whether the seed allows it, (when it does) the battle step after it,
+    and the fact that decides it: worked out from the setup and the steps alone, no engine
+    asked."""
     setup = scenario["setup"]
     turn, phase = setup.get("turn", "p1"), setup.get("phase", "main")
     battle: dict[str, Any] | None = None
-    plan: list[tuple[bool, str | None]] = []
+    plan: list[tuple[bool, str | None, str]] = []
     for step in scenario["steps"]:
         (kind, spec), = ((k, v) for k, v in step["do"].items() if k != "by")
         by = step["do"].get("by") or spec["by"]
         if kind == "use":
             legal = ex.usable(effect_of(scenario, spec), by, turn, phase, battle)
-        elif kind == "battle_in":
-            legal = battle is None and phase == "battle" and by == turn
-        elif kind == "next_step":
-            legal = battle is not None
+            fact = use_fact(effect_of(scenario, spec), battle)
         else:
-            legal = battle is None and by == turn
+            fact = TIMING_FACTS[kind]
+            if kind == "battle_in":
+                legal = battle is None and phase == "battle" and by == turn
+            elif kind == "next_step":
+                legal = battle is not None
+            else:
+                legal = battle is None and by == turn
         if legal and kind == "battle_in":
             battle = {"attacker": by, "step": "attack_defense"}
         elif legal and kind == "next_step":
@@ -322,27 +373,30 @@ def timing_plan(scenario: gen.Scenario) -> list[tuple[bool, str | None]]:
             battle = None if at == 3 else {**battle, "step": ex.STEPS[at + 1]}
         elif legal and kind == "end_turn":
             turn, phase = ex.opponent(turn), "main"
-        plan.append((legal, battle["step"] if battle else None))
+        plan.append((legal, battle["step"] if battle else None, fact))
     return plan
 
 
-def refused(plan: list[tuple[bool, str | None]]) -> list[int]:
-    return [i for i, (legal, _) in enumerate(plan) if not legal]
+def refused(plan: list[tuple[bool, str | None, str]]) -> list[int]:
+    return [i for i, (legal, _, _) in enumerate(plan) if not legal]
 
 
 def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
     trace = play.run(scenario)
     plan = timing_plan(scenario)
     with outcomes(refused(plan)):
-        for i, (legal, step_now) in enumerate(plan):
-            accepted(trace, scenario, i, want=legal)
+        for i, (legal, step_now, fact) in enumerate(plan):
+            accepted(trace, scenario, i, want=legal, because=fact)
             if not legal:
                 unchanged(trace, scenario, i)
                 continue
             for player in ("p1", "p2"):
                 if trace.states[i]["players"][player]["battle_step"] != step_now:
+                    ends = (" (the battle ends with the next_step after its resolution step; "
+                            "the phase stays battle: zatch/reading/battles-per-phase)"
+                            if step_now is None else "")
                     raise Violation(f"after step {i + 1} {player}'s battle_step should be "
-                                    f"{step_now!r}", expect={i: {"players": {player: {
+                                    f"{step_now!r}{ends}", expect={i: {"players": {player: {
                                         "battle_step": step_now}}}})
     return trace
 
@@ -350,7 +404,8 @@ def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
 @invariant(P + "battle-and-non-battle-timing",
            rules=[Z + "battle.2", Z + "battle.3", Z + "battle.note", Z + "nonbattle.2",
                   Z + "nonbattle.3", Z + "reading/battle-steps",
-                  Z + "reading/plain-effects-outside-battle"],
+                  Z + "reading/plain-effects-outside-battle",
+                  Z + "reading/either-player-advances"],
            scenarios=gen.timing_scenarios())
 def battle_timing(play: Play, scenario: gen.Scenario) -> None:
     """Each effect kind is usable exactly where the seed puts it: battle effects in the
@@ -426,8 +481,14 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
     got = (contest[0].get("attack"), contest[0].get("defense"),
            contest[0].get("winner")) if contest else None
     if got != (want["attack"], want["defense"], want["winner"]):
+        decided = ("the contest event comes with the next_step that enters the contest step "
+                   "(docs/rulesets/zatch.md, 'A battle, step by step')" if contest else
+                   "each side's power is its attack or defense effects not negated plus its "
+                   "raises (use-attack •1, •2, •4)")
+        if want["winner"] is None:
+            decided += "; a tie has no winner (zatch/reading/contest-winner)"
         raise Violation(f"the contest should be {want['attack']} against {want['defense']}, "
-                        f"won by {want['winner']}; observed {got}",
+                        f"won by {want['winner']}; observed {got}: {decided}",
                         expect={len(steps) - 2: {"events": {"include": [
                             {"type": "contest", "attack": want["attack"],
                              "defense": want["defense"], "winner": want["winner"]}]}}})
@@ -451,7 +512,8 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
 # -- 使えない •1, •2 --------------------------------------------------------------------------
 
 @invariant(P + "cannot-use-never-undoes",
-           rules=[Z + "cannot.2", Z + "cannot.1", Z + "reading/lasting-in-force"],
+           rules=[Z + "cannot.2", Z + "cannot.1", Z + "reading/lasting-in-force",
+                  Z + "reading/end-of-battle-stay-outside-battle"],
            scenarios=gen.restriction_scenarios())
 def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     """A 使えない changes nothing already used (staying, standing by, resolved) and
@@ -463,7 +525,11 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     restrictor = steps[c_at]["do"]["by"]
     c = effect_of(scenario, "c")
     what = c["do"][0]["cannot_use"]["what"]
-    bound = what in ("effects", "ordinary")   # the last step uses an effect it names
+    # the last step tries x, an ordinary effect or a plain jammer (whose kind is ordinary),
+    # under a restriction binding the opponent of its user, named or by default
+    names = ("effects", "ordinary", "jammers") if effect_of(scenario, "x").get("jammer") \
+        else ("effects", "ordinary")
+    bound = what in names
     with outcomes([c_at + 1] if bound else []):
         for i in range(c_at + 1):
             accepted(trace, scenario, i)

@@ -38,9 +38,13 @@ INSTRUCTION = st.one_of(
 
 
 @st.composite
-def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True) -> dict[str, Any]:
+def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True,
+                    battle_stays: bool = True) -> dict[str, Any]:
     """An effect used by declaring it: MP cost, discard-self cost (field cards), maybe a
-    【ステイ】 or 【スタンバイ】, maybe 無効にならない."""
+    【ステイ】 or 【スタンバイ】, maybe 無効にならない.  ``battle_stays``: a stay may last until
+    the end of battle; used outside battles, as here, it is in force after its use only by
+    zatch/reading/end-of-battle-stay-outside-battle, so a property without that tag draws
+    none."""
     effect: dict[str, Any] = {}
     cost: dict[str, Any] = {}
     if draw(st.booleans()):
@@ -51,7 +55,8 @@ def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True) -> dict[str
         effect["cost"] = cost
     shape = draw(st.sampled_from(["plain", "stay", "standby"] if lasting else ["plain"]))
     if shape == "stay":
-        effect["stay"] = {"until": draw(st.sampled_from(["end_of_turn", "end_of_battle"]))}
+        until = ["end_of_turn", "end_of_battle"] if battle_stays else ["end_of_turn"]
+        effect["stay"] = {"until": draw(st.sampled_from(until))}
         effect["do"] = [{"cannot_use": {"player": "opponent", "what": "on_field"}}]
         effect["do"] += draw(st.lists(INSTRUCTION, max_size=1))
     elif shape == "standby":
@@ -112,12 +117,12 @@ def effect_step(scenario: Scenario) -> int:
 # -- jammer •2, •1, nonbattle •6: one effect, one jammer, right after or later -------------
 
 @st.composite
-def negation_scenarios(draw: Any) -> Scenario:
+def negation_scenarios(draw: Any, battle_stays: bool = True) -> Scenario:
     user, turn = draw(PLAYER), draw(PLAYER)
     on_field = draw(st.booleans())
     # one effect in three is a non-battle spell, used in the battle phase it may be used in
     spell = draw(st.sampled_from([False, False, True]))
-    effect = draw(ordinary_effect(on_field))
+    effect = draw(ordinary_effect(on_field, battle_stays=battle_stays))
     if spell:
         effect = {"kind": "non_battle_spell",
                   "side": "attack" if user == turn else "defense", **effect}
@@ -175,7 +180,7 @@ def chain_scenario(effect: dict[str, Any], user: str, on_field: bool,
 @st.composite
 def chain_scenarios(draw: Any) -> Scenario:
     on_field = draw(st.booleans())
-    effect = draw(ordinary_effect(on_field))
+    effect = draw(ordinary_effect(on_field, battle_stays=False))
     costs = draw(st.lists(st.integers(0, 1), min_size=1, max_size=6))
     return draw(touching_board(chain_scenario(effect, draw(PLAYER), on_field, costs), effect))
 
@@ -206,6 +211,11 @@ def fired_scenarios(draw: Any) -> Scenario:
     for player in PLAYERS:
         setup[player]["hand"] = setup[player].get("hand", []) + [
             {"id": f"j{player}{n}", "effect": {"jammer": True}} for n in (1, 2)]
+    if draw(st.booleans()):
+        # an on-field card that is not on the field (on-field •1): it never fires
+        side, zone = setup[draw(PLAYER)], draw(st.sampled_from(["hand", "discard"]))
+        side[zone] = [*side.get(zone, []), {"id": "h", "effect": {
+            "kind": "on_field", "when": moment, "do": [draw(INSTRUCTION)]}}]
     window = other(turn)
     fired = (["t"] if standby else []) + [card["id"] for card in field]
     steps += [use(f"j{window}1", window, target=cid) for cid in fired]
@@ -360,9 +370,12 @@ def restriction_scenarios(draw: Any) -> Scenario:
                for i in range(1, draw(st.integers(1, 3)) + 1)]
     what = draw(st.sampled_from(["effects", "ordinary", "on_field", "jammers"]))
     until = draw(st.sampled_from(["end_of_turn", "end_of_battle"]))
-    c = {"id": "c", "effect": {"stay": {"until": until},
-                               "do": [{"cannot_use": {"player": "opponent", "what": what}}]}}
-    x = {"id": "x", "effect": {"do": [draw(INSTRUCTION)]}}
+    # WHO left out binds the opponent, as `player: opponent` does
+    restriction = {"what": what, **draw(st.sampled_from([{}, {"player": "opponent"}]))}
+    c = {"id": "c", "effect": {"stay": {"until": until}, "do": [{"cannot_use": restriction}]}}
+    # x, tried under the restriction: an ordinary effect, or a jammer answering c right after
+    x = {"id": "x", "effect": draw(st.sampled_from([{"do": [draw(INSTRUCTION)]},
+                                                    {"jammer": True}]))}
     setup = {"turn": draw(PLAYER),
              user: {"mp": sum(e["effect"].get("cost", {}).get("mp", 0) for e in effects),
                     "hand": effects, "field": [x]},
@@ -376,7 +389,7 @@ def restriction_scenarios(draw: Any) -> Scenario:
 
 @st.composite
 def unnegatable_scenarios(draw: Any) -> Scenario:
-    scenario = draw(negation_scenarios())
+    scenario = draw(negation_scenarios(battle_stays=False))
     u = effect_step(scenario)
     user = scenario["steps"][u]["do"]["by"]
     effect = next(c for c in scenario["setup"][user].get("field", [])
@@ -437,7 +450,13 @@ def features(scenario: Scenario) -> set[str]:
                 found |= {f"effect:{k}" for k in effect if k not in ("kind", "do")}
                 found |= {f"cost:{k}" for k in effect.get("cost", {})}
                 found |= {f"do:{next(iter(p))}" for p in effect.get("do", [])}
+                if effect.get("kind") == "on_field" and zone != "field":
+                    found.add("on_field:off-field")
                 for part in effect.get("do", []):
+                    if "cannot_use" in part:
+                        found.add(f"cannot_use:{part['cannot_use'].get('what', 'effects')}")
+                        if "player" not in part["cannot_use"]:
+                            found.add("cannot_use:default-player")
                     if "remove" in part:
                         named = part["remove"]
                         has = named["what"] in _effect(scenario, named["card"])
