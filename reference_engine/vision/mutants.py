@@ -180,7 +180,7 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("always-adds", [READING + "always-sets-the-value"],
        "an 'always' modifier adds its values instead of setting them",
        apply_modifier=power.apply_always_as_add),
-    _m("variable-counted-once", [READING + "variable-counted-when-power-is-computed"],
+    _m("variable-counted-once", ["IR-6.1.10", READING + "variable-counted-when-power-is-computed"],
        "a power's X is counted once and kept when what it counts changes",
        power_variable=power.variable_counted_once),
     _m("last-change-replaces-whole", ["QA-298"],
@@ -225,7 +225,7 @@ MUTANTS: tuple[Mutant, ...] = (
        "a durability-0 deathblow counts as put 'by an effect' of the card whose power "
        "modifier caused it, so No.1211 returns it",
        deathblow_by_effect_of=deathblow.durability_cut_by_modifier_card),
-    _m("battle-damage-is-an-effect", ["QA-2013-11-13"],
+    _m("battle-damage-is-an-effect", ["QA-2013-11-13", READING + "deathblow-by-card-effect"],
        "a deathblow from battle damage counts as 'by an effect' of the attacking card",
        deathblow_by_effect_of=deathblow.battle_damage_by_effect),
     _m("deathblow-instruction-ignored", ["IR-9.2.2.c"],
