@@ -19,6 +19,7 @@ from reference_engine.vision import (
     power,
     resolution,
     selectors,
+    triggers,
 )
 
 R = "vision/"
@@ -79,6 +80,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("play-rejected-on-empty-all", ["IR-12/p4"],
        "refuses to play a card whose 'all' target matches nothing",
        empty_all_refused=resolution.AT_PLAY),
+    _m("play-without-target-accepted", [READING + "play-needs-a-proper-target"],
+       "plays a card whose text acts on a chosen target with no target given (its part "
+       "then fails), instead of refusing the play",
+       play_needs_chosen=False),
     # 12.3: names
     _m("name-ref-printed-only", ["IR-12.3", "QA-2014-11-27"],
        "name references (and same-name checks) ignore names gained through link (連結)",
@@ -180,6 +185,14 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("always-adds", [READING + "always-sets-the-value"],
        "an 'always' modifier adds its values instead of setting them",
        apply_modifier=power.apply_always_as_add),
+    _m("power-floored-at-zero", [READING + "power-values-not-clamped"],
+       "attack and durability never go below 0: each modifier's result is floored at 0",
+       apply_modifier=power.apply_floored_at_zero),
+    _m("continuous-before-instructions", ["QA-298",
+                                          READING + "continuous-modifier-arrives-on-entry"],
+       "continuous modifiers count as arriving before every instruction's modifier, "
+       "whenever their card entered the field",
+       continuous_arrival=power.before_instructions),
     _m("variable-counted-once", ["IR-6.1.10", READING + "variable-counted-when-power-is-computed"],
        "a power's X is counted once and kept when what it counts changes",
        power_variable=power.variable_counted_once),
@@ -261,6 +274,9 @@ MUTANTS: tuple[Mutant, ...] = (
        "remembers the last damage's source after the check, so a later durability cut is "
        "blamed on it",
        damage_cause_spent=False),
+    _m("damage-kept-off-field", ["IR-9.2.2.a", READING + "fresh-card-on-entering-field"],
+       "damage stays on a card that leaves the field and counts again when it comes back",
+       damage_cleared_on_entry=False),
     # 2.12.3 / 12.4: negation
     _m("negation-spares-continuous", ["IR-2.12.3"],
        "a negated text keeps applying its continuous effects",
@@ -308,6 +324,10 @@ MUTANTS: tuple[Mutant, ...] = (
                                                "QA-102"],
        "a negated effect loses only its parts that target cards; its draws still happen",
        negated_effect_keeps=resolution.negated_effect_keeps_untargeted),
+    _m("targeted-by-own-effect", [READING + "targeted-by-opponent-effect"],
+       "No.445's \"becomes the target of an effect of the opponent's card\" is also set off "
+       "by its controller's own effects",
+       targeted_by=triggers.any_effect),
     # 3.2.5: shuffle
     _m("no-auto-shuffle", ["IR-3.2.5"],
        "never shuffles after an effect saw the whole deck",
