@@ -656,6 +656,7 @@ KILLS: dict[str, str] = {
         "case:vision/qa-298/continuous-change-entering-after-instruction",
     "play-without-target-accepted": "case:vision/ir-12-p4/play-all-with-no-match-vs-no-target",
     "damage-kept-off-field": "case:vision/ir-9-2-2-a/damage-gone-after-leaving-field",
+    "negated-effect-refunds-cost": "case:vision/ir-12-4-p2/negated-effect-keeps-costs",
     "targeted-by-own-effect": "case:vision/ir-12-4-supplement/own-effect-does-not-set-off-445",
     "short-counted-reveal-fails": "case:vision/ir-3-2-5-b/counted-reveal-shows-what-is-there",
     "empty-all-fizzles-effect": "case:vision/ir-12-p4/all-with-no-match",

@@ -324,6 +324,9 @@ MUTANTS: tuple[Mutant, ...] = (
                                                "QA-102"],
        "a negated effect loses only its parts that target cards; its draws still happen",
        negated_effect_keeps=resolution.negated_effect_keeps_untargeted),
+    _m("negated-effect-refunds-cost", [READING + "negated-effect-keeps-costs"],
+       "negating the effect of a card being played gives back the nodes paid for it",
+       on_effect_negated=costs.refund_negated_play),
     _m("targeted-by-own-effect", [READING + "targeted-by-opponent-effect"],
        "No.445's \"becomes the target of an effect of the opponent's card\" is also set off "
        "by its controller's own effects",
