@@ -174,7 +174,7 @@ def _battle_damage(game: Game, action: dict[str, Any]) -> None:
     if "amount" in spec or source is None:
         amount = _count(spec.get("amount"), "battle_damage.amount")
     else:  # the source's attack "after this process" (6.1.10), none below 0
-        amount = max(0, power.power_of(game, source)[0])
+        amount = max(0, game.rules.battle_attack(game, source))
     deathblow.deal_damage(game, target, amount, source.id if source else None, battle=True)
     if source is not None:
         deathblow.check_state(game)

@@ -132,6 +132,10 @@ MUTANTS: tuple[Mutant, ...] = (
        "a cost ±Y effect in force does not change what a card costs",
        due_cost=costs.printed_cost),
     # 6.1.10: combat power
+    _m("battle-damage-from-printed-attack", ["IR-6.1.10", "context/battle-damage-is-attack"],
+       "battle damage with no amount is the attacker's printed attack, not its attack after "
+       "6.1.10",
+       battle_attack=power.printed_attack),
     _m("modifiers-in-arrival-order", ["IR-6.1.10"],
        "applies power modifiers in arrival order instead of change/swap/add/always",
        sequence_modifiers=power.by_arrival),
@@ -241,6 +245,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("battle-damage-is-an-effect", ["QA-2013-11-13", READING + "deathblow-by-card-effect"],
        "a deathblow from battle damage counts as 'by an effect' of the attacking card",
        deathblow_by_effect_of=deathblow.battle_damage_by_effect),
+    _m("destroyed-before-has-put", ["context/IR-9.2.3"],
+       "destroys a card as soon as it is put into 決死状態, before what waits for \"has been "
+       "put into 決死状態\" acts (No.1211 then finds it gone)",
+       destroyed_after_has_put=False),
     _m("deathblow-instruction-ignored", ["IR-9.2.2.c"],
        "'put into 決死状態' instructions do nothing",
        instruction_deathblows=deathblow.instruction_does_nothing),

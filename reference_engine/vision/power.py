@@ -209,6 +209,17 @@ def apply_always_as_add(mod: Modifier, value: tuple[int, int]) -> tuple[int, int
     return apply(mod, value)
 
 
+def attack_now(game: Game, card: Card) -> int:
+    """vision/IR-6.1.10 (last sentence), context/battle-damage-is-attack: battle damage
+    is the attack "after this process"."""
+    return power_of(game, card)[0]
+
+
+def printed_attack(game: Game, card: Card) -> int:
+    """Mutant: battle damage reads the printed attack (its X fixed), not the modified one."""
+    return fixed_base(game, card)[0]
+
+
 def apply_floored_at_zero(mod: Modifier, value: tuple[int, int]) -> tuple[int, int]:
     """Mutant: attack and durability never go below 0 (each modifier's result is floored)."""
     attack, durability = apply(mod, value)

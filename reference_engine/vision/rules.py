@@ -58,6 +58,7 @@ class Rules:
     continuous_arrival: Callable[..., Any] = power.since_entry             # reading, QA-298
     power_variable: Callable[..., int] = power.variable                    # reading, 6.1.10
     power_recomputed: bool = True                                          # IR-6.1.10
+    battle_attack: Callable[..., int] = power.attack_now                   # IR-6.1.10, context
     # 9.2.2: deathblow
     damage_is_lethal: Callable[..., bool] = deathblow.damage_reaches_durability   # IR-9.2.2.a
     accumulated_damage: Callable[..., int] = deathblow.accumulated         # IR-9.2.2.a
@@ -66,6 +67,7 @@ class Rules:
     rule_beats_effects: Callable[..., bool] = deathblow.durability_rule_beats_effects
     instruction_deathblows: Callable[..., None] = deathblow.instruction_puts_into_deathblow
     deathblow_checked_each_part: bool = True                               # reading, IR-9.2.2
+    destroyed_after_has_put: bool = True                                   # context 9.2.3
     lethal_damage_source: Callable[..., Any] = deathblow.finishing_damage_source  # 1.10.12.f
     durability_cause: Callable[..., Any] = deathblow.no_cause_for_durability  # reading
     damage_cause_spent: bool = True                                        # reading, QA-363
