@@ -661,6 +661,7 @@ KILLS: dict[str, str] = {
         "case:vision/ir-6-1-10/battle-damage-from-modified-attack",
     "destroyed-before-has-put":
         "case:vision/qa-2013-11-13/shisaru-returns-on-opponent-effect-damage",
+    "negate-auto-silences-continuous": "case:vision/qa-020/negate-auto-leaves-continuous",
     "targeted-by-own-effect": "case:vision/ir-12-4-supplement/own-effect-does-not-set-off-445",
     "short-counted-reveal-fails": "case:vision/ir-3-2-5-b/counted-reveal-shows-what-is-there",
     "empty-all-fizzles-effect": "case:vision/ir-12-p4/all-with-no-match",

@@ -317,6 +317,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("gained-brackets-negated-by-negate-auto", ["QA-020", "IR-12.4"],
        "'negate auto effects' spares only printed 【】 auto clauses, not gained ones",
        auto_negation_spares=negation.printed_brackets_survive_auto_negation),
+    _m("negate-auto-silences-continuous", ["QA-020"],
+       "'negate auto effects' also stops the card's continuous clauses",
+       auto_negation_reaches=negation.every_clause_kind),
     _m("bracket-protection-per-card", ["QA-020"],
        "'negate auto effects' spares a card's 【】 auto clause only if all its auto clauses "
        "are in 【】 (【】 kept as a card flag)",

@@ -79,6 +79,7 @@ class Rules:
     negated_text_silences: Callable[..., bool] = negation.negated_text_silences_all
     text_negation_spares: Callable[..., bool] = negation.brackets_survive_text_negation
     auto_negation_spares: Callable[..., bool] = negation.brackets_survive_auto_negation
+    auto_negation_reaches: Callable[..., bool] = negation.only_auto_clauses  # QA-020
     combine_negations: Callable[..., bool] = negation.once_total_stays_total  # IR-12.4
     effect_negatable: Callable[..., bool] = negation.effect_negatable      # IR-12.4/p2
     on_effect_negated: Callable[..., None] = negation.nothing_more         # IR-12.4/p2
