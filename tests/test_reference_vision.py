@@ -651,6 +651,18 @@ KILLS: dict[str, str] = {
     "all-fails-when-no-card-affected": "case:vision/ir-12-p3/all-every-card-unaffected",
     "always-adds": "case:vision/ir-6-1-10-d/always-sets-after-add",
     "variable-counted-once": "case:vision/ir-6-1-10/variable-follows-hand",
+    "power-floored-at-zero": "case:vision/ir-6-1-10/negative-attack",
+    "continuous-before-instructions":
+        "case:vision/qa-298/continuous-change-entering-after-instruction",
+    "play-without-target-accepted": "case:vision/ir-12-p4/play-all-with-no-match-vs-no-target",
+    "damage-kept-off-field": "case:vision/ir-9-2-2-a/damage-gone-after-leaving-field",
+    "negated-effect-refunds-cost": "case:vision/ir-12-4-p2/negated-effect-keeps-costs",
+    "battle-damage-from-printed-attack":
+        "case:vision/ir-6-1-10/battle-damage-from-modified-attack",
+    "destroyed-before-has-put":
+        "case:vision/qa-2013-11-13/shisaru-returns-on-opponent-effect-damage",
+    "negate-auto-silences-continuous": "case:vision/qa-020/negate-auto-leaves-continuous",
+    "targeted-by-own-effect": "case:vision/ir-12-4-supplement/own-effect-does-not-set-off-445",
     "short-counted-reveal-fails": "case:vision/ir-3-2-5-b/counted-reveal-shows-what-is-there",
     "empty-all-fizzles-effect": "case:vision/ir-12-p4/all-with-no-match",
     "play-rejected-on-empty-all": "case:vision/ir-12-p4/play-all-with-no-match",

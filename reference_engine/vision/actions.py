@@ -110,7 +110,8 @@ def _play(game: Game, action: dict[str, Any]) -> None:
     if paid > game.nodes[by]:
         raise Rejected(f"{by} has {game.nodes[by]} node(s), cannot pay {paid}")
     chosen = _targets(game, action.get("targets"))
-    if not chosen and any(_needs_chosen(clause) for clause in card.texts):
+    if (game.rules.play_needs_chosen and not chosen
+            and any(_needs_chosen(clause) for clause in card.texts)):
         raise Rejected(f"{card.id} targets a card (chosen) and none was given: not a proper "
                        "target (only 'all' may match nothing, IR-12/p4)")
     if game.rules.empty_all_refused == resolution.AT_PLAY and any(
@@ -173,7 +174,7 @@ def _battle_damage(game: Game, action: dict[str, Any]) -> None:
     if "amount" in spec or source is None:
         amount = _count(spec.get("amount"), "battle_damage.amount")
     else:  # the source's attack "after this process" (6.1.10), none below 0
-        amount = max(0, power.power_of(game, source)[0])
+        amount = max(0, game.rules.battle_attack(game, source))
     deathblow.deal_damage(game, target, amount, source.id if source else None, battle=True)
     if source is not None:
         deathblow.check_state(game)

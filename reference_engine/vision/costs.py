@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference_engine.vision import negation
 from reference_engine.vision.model import Card
 from reference_engine.vision.state import Game
@@ -48,3 +50,13 @@ def printed_cost_plus_modifier(printed: int, delta: int) -> int:
 def printed_cost(printed: int, delta: int) -> int:
     """Mutant: cost modifiers are shown but never change what must be paid."""
     return printed
+
+
+def refund_negated_play(game: Game, effect: Any) -> None:
+    """Mutant: negating the effect of a card being played gives its player back the
+    nodes paid for it (the X paid, or what the card costs now)."""
+    card = game.cards.get(effect.source or "")
+    if card is None or card.zone != "resolving":
+        return
+    paid = card.x_paid if card.cost == "X" else cost_due(game, card, effect.controller)
+    game.nodes[effect.controller] += paid or 0

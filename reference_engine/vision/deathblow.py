@@ -84,6 +84,8 @@ def put_into_deathblow(game: Game, card: Card, reason: str, cause: str | None,
     card.deathblow_by_battle = rules.deathblow_by_battle(reason, battle, card.battle_damaged)
     game.emit("deathblow", card=card.id, cause=card.deathblow_cause,
               battle=card.deathblow_by_battle)
+    if not rules.destroyed_after_has_put:
+        field.destroy(game, card)
     if card.deathblow_by_battle:
         for effect in triggers.collect(game, "deathblow_by_battle", card):
             game.resolve(effect)

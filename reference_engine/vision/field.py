@@ -18,7 +18,8 @@ def enter(game: Game, card: Card) -> list[Effect]:
     The caller checks deathblow (9.2.2) and then resolves the returned effects.
     """
     game.move(card, "field")
-    card.damage = 0
+    if game.rules.damage_cleared_on_entry:
+        card.damage = 0
     card.name = card.printed_name
     card.link_names = list(card.printed_links)
     card.gained = []

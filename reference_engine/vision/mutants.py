@@ -19,6 +19,7 @@ from reference_engine.vision import (
     power,
     resolution,
     selectors,
+    triggers,
 )
 
 R = "vision/"
@@ -79,6 +80,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("play-rejected-on-empty-all", ["IR-12/p4"],
        "refuses to play a card whose 'all' target matches nothing",
        empty_all_refused=resolution.AT_PLAY),
+    _m("play-without-target-accepted", [READING + "play-needs-a-proper-target"],
+       "plays a card whose text acts on a chosen target with no target given (its part "
+       "then fails), instead of refusing the play",
+       play_needs_chosen=False),
     # 12.3: names
     _m("name-ref-printed-only", ["IR-12.3", "QA-2014-11-27"],
        "name references (and same-name checks) ignore names gained through link (連結)",
@@ -127,6 +132,10 @@ MUTANTS: tuple[Mutant, ...] = (
        "a cost ±Y effect in force does not change what a card costs",
        due_cost=costs.printed_cost),
     # 6.1.10: combat power
+    _m("battle-damage-from-printed-attack", ["IR-6.1.10", "context/battle-damage-is-attack"],
+       "battle damage with no amount is the attacker's printed attack, not its attack after "
+       "6.1.10",
+       battle_attack=power.printed_attack),
     _m("modifiers-in-arrival-order", ["IR-6.1.10"],
        "applies power modifiers in arrival order instead of change/swap/add/always",
        sequence_modifiers=power.by_arrival),
@@ -180,7 +189,15 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("always-adds", [READING + "always-sets-the-value"],
        "an 'always' modifier adds its values instead of setting them",
        apply_modifier=power.apply_always_as_add),
-    _m("variable-counted-once", [READING + "variable-counted-when-power-is-computed"],
+    _m("power-floored-at-zero", [READING + "power-values-not-clamped"],
+       "attack and durability never go below 0: each modifier's result is floored at 0",
+       apply_modifier=power.apply_floored_at_zero),
+    _m("continuous-before-instructions", ["QA-298",
+                                          READING + "continuous-modifier-arrives-on-entry"],
+       "continuous modifiers count as arriving before every instruction's modifier, "
+       "whenever their card entered the field",
+       continuous_arrival=power.before_instructions),
+    _m("variable-counted-once", ["IR-6.1.10", READING + "variable-counted-when-power-is-computed"],
        "a power's X is counted once and kept when what it counts changes",
        power_variable=power.variable_counted_once),
     _m("last-change-replaces-whole", ["QA-298"],
@@ -225,9 +242,13 @@ MUTANTS: tuple[Mutant, ...] = (
        "a durability-0 deathblow counts as put 'by an effect' of the card whose power "
        "modifier caused it, so No.1211 returns it",
        deathblow_by_effect_of=deathblow.durability_cut_by_modifier_card),
-    _m("battle-damage-is-an-effect", ["QA-2013-11-13"],
+    _m("battle-damage-is-an-effect", ["QA-2013-11-13", READING + "deathblow-by-card-effect"],
        "a deathblow from battle damage counts as 'by an effect' of the attacking card",
        deathblow_by_effect_of=deathblow.battle_damage_by_effect),
+    _m("destroyed-before-has-put", ["context/IR-9.2.3"],
+       "destroys a card as soon as it is put into 決死状態, before what waits for \"has been "
+       "put into 決死状態\" acts (No.1211 then finds it gone)",
+       destroyed_after_has_put=False),
     _m("deathblow-instruction-ignored", ["IR-9.2.2.c"],
        "'put into 決死状態' instructions do nothing",
        instruction_deathblows=deathblow.instruction_does_nothing),
@@ -261,6 +282,9 @@ MUTANTS: tuple[Mutant, ...] = (
        "remembers the last damage's source after the check, so a later durability cut is "
        "blamed on it",
        damage_cause_spent=False),
+    _m("damage-kept-off-field", ["IR-9.2.2.a", READING + "fresh-card-on-entering-field"],
+       "damage stays on a card that leaves the field and counts again when it comes back",
+       damage_cleared_on_entry=False),
     # 2.12.3 / 12.4: negation
     _m("negation-spares-continuous", ["IR-2.12.3"],
        "a negated text keeps applying its continuous effects",
@@ -293,6 +317,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("gained-brackets-negated-by-negate-auto", ["QA-020", "IR-12.4"],
        "'negate auto effects' spares only printed 【】 auto clauses, not gained ones",
        auto_negation_spares=negation.printed_brackets_survive_auto_negation),
+    _m("negate-auto-silences-continuous", ["QA-020"],
+       "'negate auto effects' also stops the card's continuous clauses",
+       auto_negation_reaches=negation.every_clause_kind),
     _m("bracket-protection-per-card", ["QA-020"],
        "'negate auto effects' spares a card's 【】 auto clause only if all its auto clauses "
        "are in 【】 (【】 kept as a card flag)",
@@ -308,6 +335,13 @@ MUTANTS: tuple[Mutant, ...] = (
                                                "QA-102"],
        "a negated effect loses only its parts that target cards; its draws still happen",
        negated_effect_keeps=resolution.negated_effect_keeps_untargeted),
+    _m("negated-effect-refunds-cost", [READING + "negated-effect-keeps-costs"],
+       "negating the effect of a card being played gives back the nodes paid for it",
+       on_effect_negated=costs.refund_negated_play),
+    _m("targeted-by-own-effect", [READING + "targeted-by-opponent-effect"],
+       "No.445's \"becomes the target of an effect of the opponent's card\" is also set off "
+       "by its controller's own effects",
+       targeted_by=triggers.any_effect),
     # 3.2.5: shuffle
     _m("no-auto-shuffle", ["IR-3.2.5"],
        "never shuffles after an effect saw the whole deck",

@@ -44,8 +44,19 @@ def clause_active(game: Game, card: Card, clause: Clause) -> bool:
     if (card.text_negated and rules.negated_text_silences(clause.kind)
             and not rules.text_negation_spares(clause, card.text_negation_total)):
         return False
-    return not (clause.kind == "auto" and card.auto_negated
+    return not (rules.auto_negation_reaches(clause.kind) and card.auto_negated
                 and not rules.auto_negation_spares(clause, card.auto_negation_total, card))
+
+
+def only_auto_clauses(kind: str) -> bool:
+    """vision/QA-020: "negate auto effects" reaches the card's auto clauses only."""
+    return kind == "auto"
+
+
+def every_clause_kind(kind: str) -> bool:
+    """Mutant: "negate auto effects" silences the card's continuous clauses too (as if
+    its whole text were negated)."""
+    return True
 
 
 def negated_text_silences_all(kind: str) -> bool:

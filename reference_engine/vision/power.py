@@ -81,8 +81,8 @@ def modifiers_on(game: Game, card: Card) -> list[Modifier]:
                 continue
             if card.id in {c.id for c in negation.applies_to(game, holder, clause)}:
                 found.append(Modifier(kind=mod["kind"], attack=mod["attack"],
-                                      durability=mod["durability"], x=mod["x"],
-                                      source=holder.id, ts=(holder.entered_at, index)))
+                                      durability=mod["durability"], x=mod["x"], source=holder.id,
+                                      ts=game.rules.continuous_arrival(holder, index)))
     return sorted(found, key=lambda m: m.ts)
 
 
@@ -207,6 +207,34 @@ def apply_always_as_add(mod: Modifier, value: tuple[int, int]) -> tuple[int, int
     if mod.kind == "always":
         return apply(Modifier("add", mod.attack, mod.durability), value)
     return apply(mod, value)
+
+
+def attack_now(game: Game, card: Card) -> int:
+    """vision/IR-6.1.10 (last sentence), context/battle-damage-is-attack: battle damage
+    is the attack "after this process"."""
+    return power_of(game, card)[0]
+
+
+def printed_attack(game: Game, card: Card) -> int:
+    """Mutant: battle damage reads the printed attack (its X fixed), not the modified one."""
+    return fixed_base(game, card)[0]
+
+
+def apply_floored_at_zero(mod: Modifier, value: tuple[int, int]) -> tuple[int, int]:
+    """Mutant: attack and durability never go below 0 (each modifier's result is floored)."""
+    attack, durability = apply(mod, value)
+    return max(attack, 0), max(durability, 0)
+
+
+def since_entry(holder: Card, index: int) -> tuple[int, int]:
+    """vision/reading/continuous-modifier-arrives-on-entry: a continuous clause's
+    modifier arrived when its card entered the field (clauses in text order)."""
+    return holder.entered_at, index
+
+
+def before_instructions(holder: Card, index: int) -> tuple[int, int]:
+    """Mutant: continuous modifiers always count as arriving before any instruction's."""
+    return -1, index
 
 
 def variable_counted_once(game: Game, spec: Any, subject: Card,

@@ -175,7 +175,7 @@ def until_first_failure(cards: list[Any], one: Callable[[Any], bool]) -> list[bo
 
 
 def every_chosen_applied(results: list[bool]) -> bool:
-    """vision/reading/what-cannot-be-applied (IR-12/p2): a ``chosen`` list is applied
+    """IR-12/p2 with IR-12/p3 (which spares "all" alone): a ``chosen`` list is applied
     as instructed only if it is applied to each card."""
     return bool(results) and all(results)
 

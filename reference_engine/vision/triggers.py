@@ -71,6 +71,17 @@ def targets_of(game: Game, effect: Effect) -> tuple[set[str], list[Card]]:
     return players, cards
 
 
+def opponents_effect(side: str, controller: str) -> bool:
+    """vision/reading/targeted-by-opponent-effect: No.445's "becomes the target of an
+    effect of the opponent's card" is set off only by the other player's effects."""
+    return side != controller
+
+
+def any_effect(side: str, controller: str) -> bool:
+    """Mutant: "becomes the target" is set off by any effect, its holder's own included."""
+    return True
+
+
 def collect_targeted(game: Game, effect: Effect) -> list[Effect]:
     """``targeted`` auto clauses of the other player set off by ``effect``.
 
@@ -82,7 +93,7 @@ def collect_targeted(game: Game, effect: Effect) -> list[Effect]:
     found = []
     for holder in game.field_cards():
         side = holder.owner
-        if side == effect.controller:
+        if not game.rules.targeted_by(side, effect.controller):
             continue
         for clause in _auto_clauses(game, holder, "targeted"):
             assert clause.when is not None

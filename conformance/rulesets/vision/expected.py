@@ -162,10 +162,10 @@ class Board:
 
         Covers the instructions the resolution property generates: damage and
         return to a named card, ``chosen`` cards, ``this`` or ``all``, and draw
-        and discard.  Readings (the seed is silent): a part acting on a card
-        not on the field, or damage to a non-character, is not applied, and a
-        part naming several cards is applied only if applied to each
-        (vision/reading/what-cannot-be-applied); "all" succeeds even if it
+        and discard.  A part naming several cards is applied only if applied
+        to each (12/p3 spares "all" alone).  Readings (the seed is silent): a
+        part acting on a card not on the field, or damage to a non-character,
+        is not applied (vision/reading/what-cannot-be-applied); "all" succeeds even if it
         affects none of its cards (vision/reading/all-with-every-card-failing);
         a short draw or discard takes nothing
         (vision/reading/short-draw-discard-does-nothing).

@@ -165,15 +165,15 @@ def _power_mods(scenario: Scenario) -> tuple[list[dict[str, Any]], list[dict[str
 def modifier_arrival(play: Play, scenario: Scenario) -> None:
     """The same modifiers arriving in another order, each kind's own modifiers
     kept in their order, give the same combat power: 6.1.10 processes them by
-    kind (change, swap, add, always), not by arrival."""
+    kind (change, swap, add, always), not by arrival.  Only orders in which no
+    intermediate power puts the card into 決死状態 are compared (the generator
+    keeps durability above 0 in each, `strategies.stays_alive`): a card whose
+    durability reached 0 part way was destroyed then (9.2.2.b) and keeps no
+    power to compare."""
     entry, mods = _power_mods(scenario)
     final = run_accepted(play, scenario).card("t1")
     want = (final.get("attack"), final.get("durability"))
-    for order in (S.grouped_order(mods), S.grouped_order(list(reversed(mods)))[::-1]):
-        if [m["kind"] for m in order] == [m["kind"] for m in mods]:
-            continue
-        order = [m for kind in dict.fromkeys(m["kind"] for m in order) for m in mods
-                 if m["kind"] == kind]
+    for order in S.arrival_orders(mods):
         other = {"setup": scenario["setup"], "steps": entry + [S.power_step(m) for m in order]}
         got = run_accepted(play, other).card("t1")
         if (got.get("attack"), got.get("durability")) != want:

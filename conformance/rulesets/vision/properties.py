@@ -456,8 +456,9 @@ def resolution(play: Play, scenario: Scenario) -> None:
     """An effect applies from the head and stops at the first part that cannot be
     applied; an ``all`` part never fails, even when it matches nothing or cannot
     be applied to some of what it matches (12/p3, p4) or, a reading, to any of
-    them.  What "cannot be applied" covers where the seed is silent (a card off
-    the field, one of several chosen cards, a short draw) follows the readings
+    them.  A named or chosen card an immunity protects is a part not applied
+    (12/p3's own words); what "cannot be applied" covers where the seed is
+    silent (a card off the field, what a short draw moves) follows the readings
     this property is tagged with."""
     trace = run_accepted(play, scenario)
     action = scenario["steps"][0]["do"]["resolve"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.rulesets.vision.expected import base_power, power_after
+from conformance.rulesets.vision.expected import MODIFIER_ORDER, base_power, power_after
 
 Scenario = dict[str, Any]
 
@@ -198,14 +198,32 @@ def grouped_order(mods: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if m["kind"] == kind]
 
 
+def rule_order(mods: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Another arrival order: kinds grouped in the 6.1.10 order itself (change, swap,
+    add, always), each kind's own modifiers kept in their relative order."""
+    return [m for kind in MODIFIER_ORDER for m in mods if m["kind"] == kind]
+
+
+def arrival_orders(mods: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The arrival orders `metamorphic-modifier-arrival` compares with ``mods``: those
+    of the two grouped orders that differ from it in the sequence of kinds."""
+    kinds = [m["kind"] for m in mods]
+    orders = []
+    for order in (grouped_order(mods), rule_order(mods)):
+        if [m["kind"] for m in order] != kinds and order not in orders:
+            orders.append(order)
+    return orders
+
+
 def stays_alive(base: tuple[int, int], standing: list[dict[str, Any]],
                 mods: list[dict[str, Any]]) -> bool:
     """Durability 0 or less puts the card into 決死状態 (9.2.2.b) and a negative
     attack is outside this property: every intermediate value stays positive, in
-    the generated order and in the grouped one."""
+    the generated order and in every order the arrival property compares it with
+    (a card destroyed part way keeps no power to compare)."""
     return all(
         a >= 0 and d >= 1
-        for order in (mods, grouped_order(mods))
+        for order in (mods, *arrival_orders(mods))
         for a, d in (power_after(base, standing + order[:i]) for i in range(len(order) + 1))
     )
 
