@@ -70,20 +70,24 @@ def only_really_own_graveyard(game: Game, obj: Obj, caster: str, perms: set[str]
 
 def cast_source(game: Game, obj: Obj, caster: str, flashback: bool,
                 perms: set[str]) -> str:
-    """Why casting from here is allowed: ``hand``, ``flashback`` or ``permission``."""
+    """Why casting from here is allowed: ``hand`` or ``flashback`` (CR 601.3, context: a
+    spell can be cast only if a rule or effect allows it).  Shaman's Trance allows no
+    cast by itself: it makes another player's graveyard count as yours for flashback."""
     if obj.zone == "hand" and obj.owner == caster and not flashback:
         return "hand"
-    if obj.zone == "graveyard":
-        if flashback:
-            if "flashback" not in obj.keywords:
-                raise Rejected(f"{obj.id} has no flashback")
-            if not game.rules.flashback_graveyard(game, obj, caster, perms):
-                raise Rejected(f"{obj.id} is not in {caster}'s graveyard")
-            return "flashback"
-        if obj.owner != caster and "other_graveyards" in perms:
-            return "permission"
+    if obj.zone == "graveyard" and flashback:
+        if "flashback" not in obj.keywords:
+            raise Rejected(f"{obj.id} has no flashback")
+        if not game.rules.flashback_graveyard(game, obj, caster, perms):
+            raise Rejected(f"{obj.id} is not in {caster}'s graveyard")
+        return "flashback"
+    if obj.zone == "graveyard" and game.rules.zone_permission_casts \
+            and obj.owner != caster and "other_graveyards" in perms:
+        return "permission"
     raise Rejected(f"{caster} may not cast {obj.id} from {obj.owner}'s {obj.zone}"
-                   + (" with flashback" if flashback else ""))
+                   + (" with flashback" if flashback else "")
+                   + ("" if flashback or obj.zone != "graveyard" else
+                      ": nothing lets a card be cast from a graveyard without flashback"))
 
 
 def check_timing(game: Game, obj: Obj, caster: str, perms: set[str]) -> None:

@@ -92,11 +92,15 @@ MUTANTS: tuple[Mutant, ...] = (
        ["CR-609.4", "reading/as-though-card-stays-put"],
        "'as though those cards were in your graveyard' lists them in your graveyard",
        graveyards_merged=True),
-    _m("as-though-cast-goes-to-casters-graveyard",
+    _m("as-though-cast-goes-to-casters-zones",
        ["CR-609.4", "reading/as-though-card-stays-put"],
        "a spell cast from another player's graveyard 'as though' it were yours goes to "
-       "your graveyard",
-       graveyard_of=resolution.to_caster),
+       "your graveyard, or your exile with flashback",
+       leaves_stack_to=resolution.to_caster),
+    _m("trance-is-a-cast-permission", ["CR-609.4", "ex-609.4a"],
+       "'as though those cards were in your graveyard' lets you cast any card from another "
+       "player's graveyard, flashback or not",
+       zone_permission_casts=True),
     _m("flash-permission-for-every-player", ["CR-609.4"],
        "'you may cast spells as though they had flash' lets every player do so",
        static_grants_to=casting.grants_to_everyone),

@@ -24,12 +24,13 @@ def spell_text(obj: Obj) -> list[dict]:
 
 
 def to_owner(obj: Obj) -> str:
-    """A card leaving the stack goes to its owner's graveyard (whoever cast it)."""
+    """A card leaving the stack goes to its owner's graveyard, or exile (whoever cast it)."""
     return obj.owner
 
 
 def to_caster(obj: Obj) -> str:
-    """Mutant: a spell cast 'as though' from your graveyard goes to your graveyard."""
+    """Mutant: a spell cast 'as though' from your graveyard goes to your graveyard, or
+    your exile with flashback."""
     return obj.controller
 
 
@@ -58,15 +59,5 @@ def resolve_top(game: Game) -> None:
         instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
     if obj.zone != "stack":
         return
-    if obj.cast_with_flashback:
-        game.move(obj, "exile")
-        return
-    owner = game.rules.graveyard_of(obj)
-    if owner == obj.owner:
-        game.move(obj, "graveyard")
-        return
-    game.stack.remove(obj.id)
-    obj.zone = "graveyard"
-    obj.incarnation += 1
-    game.zones[owner]["graveyard"].append(obj.id)
-    game.emit("moved", card=obj.id, **{"from": "stack", "to": "graveyard"})
+    where = "exile" if obj.cast_with_flashback else "graveyard"   # 702.34 (context)
+    game.move(obj, where, into=game.rules.leaves_stack_to(obj))

@@ -42,7 +42,8 @@ class Rules:
     static_grants_to: Callable[..., bool] = casting.grants_to_controller
     combine_permissions: Callable[..., set[str]] = casting.all_permissions
     flashback_graveyard: Callable[..., bool] = casting.treated_as_own_graveyard
-    graveyard_of: Callable[..., str] = resolution.to_owner
+    zone_permission_casts: bool = False
+    leaves_stack_to: Callable[..., str] = resolution.to_owner
     graveyards_merged: bool = False
     permission_grants_keyword: bool = False
     # 609.4b

@@ -55,8 +55,9 @@ class Game(Bookkeeping):
     def everywhere(self) -> list[Obj]:
         return [o for z in ZONES for o in self.in_zone(z)]
 
-    def move(self, obj: Obj, zone: str, *, top: bool = False) -> None:
-        """Move ``obj`` to ``zone`` (its owner's, or the shared stack); it becomes a new object."""
+    def move(self, obj: Obj, zone: str, *, top: bool = False, into: str | None = None) -> None:
+        """Move ``obj`` to ``zone`` (its owner's unless ``into`` names another player's, or
+        the shared stack); it becomes a new object (CR 400.7)."""
         if obj.zone == "stack":
             self.stack.remove(obj.id)
         else:
@@ -68,9 +69,9 @@ class Game(Bookkeeping):
         if zone == "stack":
             self.stack.append(obj.id)
         elif top:
-            self.zones[obj.owner][zone].insert(0, obj.id)
+            self.zones[into or obj.owner][zone].insert(0, obj.id)
         else:
-            self.zones[obj.owner][zone].append(obj.id)
+            self.zones[into or obj.owner][zone].append(obj.id)
         if zone != "battlefield":
             obj.damage = 0
         self.emit("moved", card=obj.id, **{"from": origin, "to": zone})

@@ -117,12 +117,14 @@ def no_zone_means_permanents_only(play: Play, scenario: Scenario) -> None:
 
 @invariant("mtg/prop/as-though-permissions-combine",
            rules=["mtg/CR-609.4a", "mtg/ex-609.4a", "mtg/CR-609.4",
-                  "mtg/context/CR-702.34", "mtg/context/CR-307.1"],
+                  "mtg/context/CR-702.34", "mtg/context/CR-601.3", "mtg/context/CR-307.1"],
            scenarios=S.permission_scenarios())
 def as_though_permissions_combine(play: Play, scenario: Scenario) -> None:
-    """A cast is legal exactly when the zone and the timing are each allowed, normally or by
-    an 'as though' permission, both permissions applying together; the permission does not
-    move the card."""
+    """A cast is legal exactly when the zone and the timing are each allowed, both 'as
+    though' permissions applying together: from the hand normally, from a graveyard only
+    with flashback, the graveyard being the caster's own or (under Shaman's Trance) treated
+    as theirs; at sorcery timing or as though with flash.  The Trance alone lets nothing be
+    cast (CR 601.3): a card without flashback is castable from no graveyard, p1's or p2's."""
     trace = play.run(scenario)
     last = len(scenario["steps"]) - 1
     legal = expected.cast_is_legal(scenario)
