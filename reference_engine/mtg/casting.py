@@ -102,13 +102,29 @@ def check_timing(game: Game, obj: Obj, caster: str, perms: set[str]) -> None:
 # -- cost and payment ----------------------------------------------------------------------
 
 def cost_changes(game: Game, obj: Obj, caster: str) -> list[int]:
-    """The generic cost changes applying to ``obj`` as a spell being cast by ``caster``."""
+    """The generic cost changes applying to ``obj`` as a spell being cast by ``caster``.
+
+    A filter on the spell's controller reads the caster, who controls the spell on the
+    stack (CR 601.2a, context), not the owner of the card where it was cast from."""
+    spell_controller = game.rules.spell_controller(obj, caster)
     found = [s["cost_change"] for o, s in characteristics.statics_in_force(game)
              if "cost_change" in s and characteristics.matches(
-                 game, obj, s["cost_change"].get("filter"), o.controller)]
+                 game, obj, s["cost_change"].get("filter"), o.controller, spell_controller)]
     found += [e.data for e in game.effects if e.kind == "cost_change"
-              and characteristics.matches(game, obj, e.data.get("filter"), e.controller)]
+              and characteristics.matches(game, obj, e.data.get("filter"), e.controller,
+                                          spell_controller)]
     return [c["amount"] for c in found]
+
+
+def caster_controls(obj: Obj, caster: str) -> str:
+    """CR 601.2a (context): the player casting a spell is its controller."""
+    return caster
+
+
+def owner_controls(obj: Obj, caster: str) -> str:
+    """Mutant: a cost change's filter reads the card as it was before the cast (its
+    owner's), not the spell its caster controls."""
+    return obj.controller
 
 
 def changes_stack(amounts: list[int]) -> int:

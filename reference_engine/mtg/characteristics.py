@@ -101,8 +101,12 @@ def power_toughness(game: Game, obj: Obj) -> tuple[int | None, int | None]:
     return power, toughness
 
 
-def matches(game: Game, obj: Obj, flt: dict[str, Any] | None, controller: str) -> bool:
-    """Whether ``obj`` has the characteristics FILTER names (its zone is not checked)."""
+def matches(game: Game, obj: Obj, flt: dict[str, Any] | None, controller: str,
+            obj_controller: str | None = None) -> bool:
+    """Whether ``obj`` has the characteristics FILTER names (its zone is not checked).
+
+    ``controller`` is the effect's controller (for ``self``/``opponent``); ``obj_controller``
+    is who controls ``obj`` when that is not yet recorded (a spell being cast: its caster)."""
     if not flt:
         return True
     if "card" in flt and obj.id != flt["card"]:
@@ -114,7 +118,7 @@ def matches(game: Game, obj: Obj, flt: dict[str, Any] | None, controller: str) -
     if "name" in flt and obj.name != flt["name"]:
         return False
     who = flt.get("controller", "any")
-    return who == "any" or obj.controller == game.who(who, controller)
+    return who == "any" or (obj_controller or obj.controller) == game.who(who, controller)
 
 
 def create_become(game: Game, controller: str, source: str | None,

@@ -65,6 +65,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("cost-change-reaches-permanents", ["CR-609.2", "ex-609.2/2"],
        "a cost change rewrites the mana cost of permanents (effects touch permanents)",
        cost_change_visible_in=("battlefield",)),
+    _m("cost-filter-reads-owner", ["CR-609.2", "ex-609.2/2"],
+       "'spells your opponents cast cost more' reads the card's owner, so a spell cast from "
+       "another player's graveyard is taxed as the owner's",
+       spell_controller=casting.owner_controls),
     _m("cost-change-only-from-hand", ["CR-609.2", "ex-609.2/2"],
        "a cost change misses spells cast from anywhere but the hand",
        cost_change_reaches=casting.spell_from_hand_only),

@@ -32,6 +32,7 @@ class Rules:
     become_reaches: Callable[..., bool] = characteristics.same_object
     combine_becomes: Callable[..., Any] = characteristics.every_become
     cost_change_reaches: Callable[..., bool] = casting.spell_on_stack_only
+    spell_controller: Callable[..., str] = casting.caster_controls
     cost_change_visible_in: tuple[str, ...] = ()
     sum_cost_changes: Callable[..., int] = casting.changes_stack
     # 609.3 and the page's golden rule
