@@ -168,6 +168,14 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("source-chosen-at-damage-time", ["CR-609.7a"],
        "the source is chosen when damage comes, not when the shield is created",
        choose_at_creation=False),
+    _m("shield-loses-source-that-left", ["CR-609.7a", "context/CR-113.7a"],
+       "an ability's source that left the battlefield deals its damage as a new object, so "
+       "a shield that chose it on the battlefield no longer applies",
+       ability_source=resolution.current_source, chosen_object=prevention.card_as_it_is_now),
+    _m("shield-follows-card-id", ["CR-609.7a", "context/CR-400.7"],
+       "a shield for a chosen permanent also stops damage from its card after the card has "
+       "changed zones (the card id is compared, not the object)",
+       shield_source_matches=prevention.same_card_id),
     _m("chosen-permanent-ignores-combat", ["CR-609.7a"],
        "a shield for a chosen permanent does not stop its combat damage",
        shield_source_matches=prevention.chosen_ignores_combat),

@@ -15,11 +15,34 @@ from reference_engine.mtg.state import Game, Rejected
 # -- 609.7a: legal choices -------------------------------------------------------------
 
 
+def references(game: Game, obj: Obj) -> list[tuple[str, int]]:
+    """The objects ``(id, incarnation)`` of this card that an ability on the stack or a
+    shield waiting to apply refers to."""
+    on_stack = [(obj.id, game.objects[i].source_incarnation) for i in game.stack
+                if game.objects[i].ability_of == obj.id]
+    waiting = [s.source for s in game.shields
+               if s.source and s.source[0] == obj.id and not s.used_up]
+    return on_stack + waiting
+
+
 def referenced(game: Game, obj: Obj) -> bool:
     """Referred to by an ability on the stack or by a shield waiting to apply."""
-    on_stack = any(game.objects[i].ability_of == obj.id for i in game.stack)
-    waiting = any(s.source and s.source[0] == obj.id and not s.used_up for s in game.shields)
-    return on_stack or waiting
+    return bool(references(game, obj))
+
+
+def referred_object(game: Game, obj: Obj) -> tuple[str, int]:
+    """609.7a: the chosen source is the object chosen: a permanent, a spell, an object in
+    the command zone as it is; a card that left its zone, as the object the ability or
+    shield referring to it means (its last known information, CR 113.7a)."""
+    if obj.zone in ("battlefield", "stack", "command"):
+        return obj.id, obj.incarnation
+    found = references(game, obj)
+    return found[0] if found else (obj.id, obj.incarnation)
+
+
+def card_as_it_is_now(game: Game, obj: Obj) -> tuple[str, int]:
+    """Mutant: the chosen source is the card as it is now, wherever it is."""
+    return obj.id, obj.incarnation
 
 
 def legal_source(game: Game, obj: Obj) -> bool:
@@ -74,7 +97,7 @@ def create_shield(game: Game, controller: str, args: dict[str, Any]) -> None:
         if require and not characteristics.matches(game, chosen, require, controller):
             raise Rejected(f"{chosen.id} does not have {require} (it must, to be chosen)")
         if game.rules.choose_at_creation:
-            shield.source = (chosen.id, chosen.incarnation)
+            shield.source = game.rules.chosen_object(game, chosen)
             shield.where_chosen = chosen.zone
             shield.follows_spell = chosen.zone == "stack" and bool(
                 PERMANENT_TYPES & set(chosen.types))
@@ -149,6 +172,12 @@ def source_is_chosen(game: Game, shield: Shield, source: Obj, combat: bool) -> b
 def chosen_ignores_combat(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:
     """Mutant: a shield for a chosen permanent stops only its non-combat damage."""
     return source_is_chosen(game, shield, source, combat) and not combat
+
+
+def same_card_id(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:
+    """Mutant: the shield follows the card, not the object: a chosen permanent's card in the
+    graveyard still counts as the chosen source."""
+    return shield.source is None or shield.source[0] == source.id
 
 
 def any_source(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:

@@ -34,10 +34,22 @@ def to_caster(obj: Obj) -> str:
     return obj.controller
 
 
+def last_known_source(game: Game, ability: Obj) -> Obj:
+    """CR 113.7a (context): an ability's source that left its zone is used as it last
+    existed there: it is still the object the ability refers to, and deals the damage."""
+    return game.as_it_was(ability.ability_of, ability.source_incarnation)
+
+
+def current_source(game: Game, ability: Obj) -> Obj:
+    """Mutant: an ability's source is the card as it is now, a new object once it has
+    changed zones."""
+    return game.objects[ability.ability_of]
+
+
 def after_cast(game: Game, obj: Obj) -> None:
     """The mutant timing: apply the text at cast time."""
     if not game.rules.effects_at_resolution(game, obj):
-        instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
+        instructions.apply(game, instructions.Context(obj.controller, obj.id), spell_text(obj))
 
 
 def resolve_top(game: Game) -> None:
@@ -48,7 +60,9 @@ def resolve_top(game: Game) -> None:
     if obj.ability_of is not None:
         game.stack.pop()
         del game.objects[obj.id]
-        instructions.apply(game, (obj.controller, obj.ability_of), obj.effect)
+        source = game.rules.ability_source(game, obj)
+        instructions.apply(game, instructions.Context(obj.controller, obj.ability_of, source),
+                           obj.effect)
         return
     if PERMANENT_TYPES & set(obj.types):
         old = obj.incarnation
@@ -56,7 +70,7 @@ def resolve_top(game: Game) -> None:
         prevention.spell_became_permanent(game, obj, old)
         return
     if game.rules.effects_at_resolution(game, obj):
-        instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
+        instructions.apply(game, instructions.Context(obj.controller, obj.id), spell_text(obj))
     if obj.zone != "stack":
         return
     where = "exile" if obj.cast_with_flashback else "graveyard"   # 702.34 (context)

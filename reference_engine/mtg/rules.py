@@ -57,6 +57,8 @@ class Rules:
     # 609.7 / 609.7a / 609.7b
     legal_source: Callable[..., bool] = prevention.legal_source
     choose_at_creation: bool = True
+    chosen_object: Callable[..., tuple[str, int]] = prevention.referred_object
+    ability_source: Callable[..., Any] = resolution.last_known_source
     shield_follows_spell: bool = True
     shield_source_matches: Callable[..., bool] = prevention.source_is_chosen
     shield_protects: Callable[..., bool] = prevention.protects_its_player
