@@ -117,6 +117,24 @@ class SeatBiased:
         self.inner.close()
 
 
+class ZeroDropping(SeatBiased):
+    """An engine within the vocabulary: it writes mana costs without zero entries."""
+
+    def observe(self) -> dict[str, Any]:
+        state = self.inner.observe()
+        for card in state["cards"].values():
+            card["mana_cost"] = {t: n for t, n in card["mana_cost"].items() if n}
+        return state
+
+
+def test_payment_property_compares_costs_without_zero_entries():
+    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
+    run = Runner(catalogue, ZeroDropping(), "zero-dropping", get_profile("certify"))
+    run.handshake()
+    result = run.run_property(BY_ID[P + "any-type-payment-keeps-cost-and-types"])
+    assert result.status == "pass", result.message
+
+
 def test_metamorphic_has_teeth():
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
     run = Runner(catalogue, SeatBiased(), "seat-biased", get_profile("certify"))
