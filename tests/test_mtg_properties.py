@@ -57,7 +57,7 @@ FEATURES: dict[str, set[str]] = {
         "damage:combat", "damage:noncombat", "damage:to-p1", "damage:to-p2"},
     P + "characteristic-checked-at-damage": {
         "become:recolor", "shield:limited", "shield:chosen", "shield:unchosen",
-        "damage:positive", "damage:zero"},
+        "damage:positive"},
     P + "do-as-much-as-possible": {"instruction:discard", "instruction:move_top",
                                    "zone:hand", "zone:library"},
     P + "no-zone-means-permanents-only": {

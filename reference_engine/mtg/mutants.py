@@ -192,6 +192,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zero-damage-uses-shield", ["CR-609.7b", "reading/zero-damage-prevents-nothing"],
        "a source dealing 0 damage uses up the shield",
        zero_damage_meets_shields=True, shield_used_up=prevention.used_when_fits),
+    _m("zero-damage-reported", ["reading/zero-damage-prevents-nothing", "context/CR-120.8"],
+       "a source dealing 0 damage reports a damage event of 0",
+       zero_damage_reported=True),
     # 609.7c: static prevention/replacement by characteristic, every zone
     _m("static-prevention-battlefield-only", ["CR-609.7c"],
        "a static 'prevent all damage from red sources' only stops permanents",

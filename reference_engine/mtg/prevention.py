@@ -144,8 +144,9 @@ def used_when_met(shield: Shield, prevented: int, met: bool, fits: bool) -> bool
 
 
 def used_when_fits(shield: Shield, prevented: int, met: bool, fits: bool) -> bool:
-    """Mutant: used up by damage it applies to, even damage of 0."""
-    return fits or used_when_prevented(shield, prevented, met, fits)
+    """Mutant: used up by damage it applies to even when that damage is 0 (nothing to
+    prevent); otherwise as the reference."""
+    return (fits and prevented == 0) or used_when_prevented(shield, prevented, met, fits)
 
 
 def never_used_up(shield: Shield, prevented: int, met: bool, fits: bool) -> bool:
@@ -220,6 +221,8 @@ def deal(game: Game, source: Obj, to: str, amount: int, combat: bool) -> None:
     """``source`` deals ``amount`` damage to ``to`` (a player or an object id)."""
     rules = game.rules
     if amount <= 0 and not rules.zero_damage_meets_shields:
+        if rules.zero_damage_reported:
+            game.emit("damage", source=source.id, to=to, amount=0, combat=combat)
         return
     amount, prevented = static_prevention(game, source, to, amount)
     for shield in game.shields:

@@ -65,6 +65,7 @@ class Rules:
     characteristic_holds: Callable[..., bool] = prevention.recheck_now
     shield_used_up: Callable[..., bool] = prevention.used_when_prevented
     zero_damage_meets_shields: bool = False
+    zero_damage_reported: bool = False
     combine_shields: bool = True
     # 609.7c
     static_prevent_zones: tuple[str, ...] = characteristics.EVERY_ZONE

@@ -60,7 +60,7 @@ def shield_prevents_at_most_the_damage(play: Play, scenario: Scenario) -> None:
 
 
 @invariant("mtg/prop/characteristic-checked-at-damage",
-           rules=["mtg/CR-609.7b", "mtg/CR-609.7"],
+           rules=["mtg/CR-609.7b", "mtg/CR-609.7", "mtg/context/CR-613.7"],
            scenarios=S.shield_scenarios(recolor=True))
 def characteristic_checked_at_damage(play: Play, scenario: Scenario) -> None:
     """A characteristic-limited shield prevents exactly when the source has the
