@@ -158,6 +158,16 @@ def payment_fits(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> b
     total = sum(cost.values())
     if sum(pay.values()) != total:
         return False
+    return symbols_paid(cost, pay, any_type)
+
+
+def payment_covers(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> bool:
+    """Mutant: a payment of at least the cost is accepted (the rest is spent too)."""
+    return sum(pay.values()) >= sum(cost.values()) and symbols_paid(cost, pay, any_type)
+
+
+def symbols_paid(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> bool:
+    """Each coloured symbol is paid by mana of its type, unless any type may be spent."""
     if any_type:
         return True
     return all(pay.get(t, 0) >= cost.get(t, 0) for t in MANA_TYPES)
@@ -212,9 +222,9 @@ def cast(game: Game, obj: Obj, caster: str, pay: dict[str, int], flashback: bool
         change = 0
     cost = with_change(base, change)
     any_type = bool(set(rules.any_type_wordings) & perms)
-    if any(pay.get(t, 0) > game.mana[caster].get(t, 0) for t in pay):
+    if rules.pool_checked and any(pay.get(t, 0) > game.mana[caster].get(t, 0) for t in pay):
         raise Rejected(f"{caster}'s mana pool does not hold {pay}")
-    if not payment_fits(cost, pay, any_type):
+    if not rules.payment_accepted(cost, pay, any_type):
         raise Rejected(f"paying {pay} does not pay the cost {cost}")
     for t, n in pay.items():
         game.mana[caster][t] -= n

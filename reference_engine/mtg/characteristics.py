@@ -38,6 +38,13 @@ def scope_every_zone(data: dict[str, Any]) -> tuple[str, ...]:
     return EVERY_ZONE
 
 
+def scope_named_means_off_battlefield(data: dict[str, Any]) -> tuple[str, ...]:
+    """Mutant: a text that names a zone reaches every zone but the battlefield."""
+    if (data.get("filter") or {}).get("zone") is None:
+        return BATTLEFIELD_ONLY
+    return tuple(z for z in EVERY_ZONE if z != "battlefield")
+
+
 def scope_battlefield_always(data: dict[str, Any]) -> tuple[str, ...]:
     """Mutant: an effect that names another zone still touches permanents only."""
     return BATTLEFIELD_ONLY

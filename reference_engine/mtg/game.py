@@ -112,7 +112,8 @@ class MtgGame:
         try:
             handler(self.state, action)
         except Rejected as refusal:
-            self.state = saved
+            if self.state.rules.refusal_restores:
+                self.state = saved
             self.state.events = []
             return {"accepted": False, "reason": str(refusal), "events": []}
         events, self.state.events = self.state.events, []

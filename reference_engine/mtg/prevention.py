@@ -128,6 +128,15 @@ def recheck_now(game: Game, shield: Shield, source: Obj) -> bool:
     return characteristics.matches(game, source, shield.require, shield.controller)
 
 
+def recheck_exact_colour(game: Game, shield: Shield, source: Obj) -> bool:
+    """Mutant: a colour limit rechecked as 'exactly that colour', so a red and green source
+    is not a red source."""
+    colour = (shield.require or {}).get("color")
+    if colour is not None and characteristics.colors_of(game, source) != [colour]:
+        return False
+    return recheck_now(game, shield, source)
+
+
 def checked_at_creation(game: Game, shield: Shield, source: Obj) -> bool:
     """Mutant: what had the characteristic when the shield was made keeps qualifying."""
     return source.id in shield.matched_at_creation
@@ -156,6 +165,11 @@ def never_used_up(shield: Shield, prevented: int, met: bool, fits: bool) -> bool
 
 def protects_its_player(shield: Shield, to: str) -> bool:
     return shield.to == to
+
+
+def protects_its_controller(shield: Shield, to: str) -> bool:
+    """Mutant: a shield protects the player who made it, whatever it names."""
+    return to == shield.controller
 
 
 def protects_both_players(shield: Shield, to: str) -> bool:
@@ -201,7 +215,7 @@ def static_prevention(game: Game, source: Obj, to: str, amount: int) -> tuple[in
     prevented = 0
     for holder, static in characteristics.statics_in_force(game):
         rule = static.get("damage_from")
-        if not rule or to != holder.controller:
+        if not rule or not game.rules.static_protects(game, holder, to):
             continue
         zones = (game.rules.static_replace_zones if rule["then"] == "double"
                  else game.rules.static_prevent_zones)
@@ -215,6 +229,17 @@ def static_prevention(game: Game, source: Obj, to: str, amount: int) -> tuple[in
             prevented += amount
             amount = 0
     return amount, prevented
+
+
+def protects_controller_only(game: Game, holder: Obj, to: str) -> bool:
+    """'... would deal to you': the static protects its controller, nothing else."""
+    return to == holder.controller
+
+
+def protects_controller_and_permanents(game: Game, holder: Obj, to: str) -> bool:
+    """Mutant: 'to you' also covers the permanents you control."""
+    return to == holder.controller or (
+        to not in PLAYERS and game.objects[to].controller == holder.controller)
 
 
 def deal(game: Game, source: Obj, to: str, amount: int, combat: bool) -> None:

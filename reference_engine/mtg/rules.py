@@ -47,6 +47,10 @@ class Rules:
     leaves_stack_to: Callable[..., str] = resolution.to_owner
     graveyards_merged: bool = False
     permission_grants_keyword: bool = False
+    # the vocabulary's conventions: exact payment from the pool; a refusal changes nothing
+    payment_accepted: Callable[..., bool] = casting.payment_fits
+    pool_checked: bool = True
+    refusal_restores: bool = True
     # 609.4b
     any_type_wordings: tuple[str, ...] = casting.ANY_TYPE
     record_spent: Callable[..., dict[str, int]] = casting.spent_as_paid
@@ -62,6 +66,7 @@ class Rules:
     shield_follows_spell: bool = True
     shield_source_matches: Callable[..., bool] = prevention.source_is_chosen
     shield_protects: Callable[..., bool] = prevention.protects_its_player
+    static_protects: Callable[..., bool] = prevention.protects_controller_only
     characteristic_holds: Callable[..., bool] = prevention.recheck_now
     shield_used_up: Callable[..., bool] = prevention.used_when_prevented
     zero_damage_meets_shields: bool = False
