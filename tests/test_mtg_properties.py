@@ -57,7 +57,7 @@ FEATURES: dict[str, set[str]] = {
         "damage:combat", "damage:noncombat", "damage:to-p1", "damage:to-p2"},
     P + "characteristic-checked-at-damage": {
         "become:recolor", "shield:limited", "shield:chosen", "shield:unchosen",
-        "damage:positive", "damage:zero"},
+        "damage:positive"},
     P + "do-as-much-as-possible": {"instruction:discard", "instruction:move_top",
                                    "zone:hand", "zone:library"},
     P + "no-zone-means-permanents-only": {
@@ -115,6 +115,24 @@ class SeatBiased:
 
     def close(self) -> None:
         self.inner.close()
+
+
+class ZeroDropping(SeatBiased):
+    """An engine within the vocabulary: it writes mana costs without zero entries."""
+
+    def observe(self) -> dict[str, Any]:
+        state = self.inner.observe()
+        for card in state["cards"].values():
+            card["mana_cost"] = {t: n for t, n in card["mana_cost"].items() if n}
+        return state
+
+
+def test_payment_property_compares_costs_without_zero_entries():
+    catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
+    run = Runner(catalogue, ZeroDropping(), "zero-dropping", get_profile("certify"))
+    run.handshake()
+    result = run.run_property(BY_ID[P + "any-type-payment-keeps-cost-and-types"])
+    assert result.status == "pass", result.message
 
 
 def test_metamorphic_has_teeth():

@@ -70,20 +70,24 @@ def only_really_own_graveyard(game: Game, obj: Obj, caster: str, perms: set[str]
 
 def cast_source(game: Game, obj: Obj, caster: str, flashback: bool,
                 perms: set[str]) -> str:
-    """Why casting from here is allowed: ``hand``, ``flashback`` or ``permission``."""
+    """Why casting from here is allowed: ``hand`` or ``flashback`` (CR 601.3, context: a
+    spell can be cast only if a rule or effect allows it).  Shaman's Trance allows no
+    cast by itself: it makes another player's graveyard count as yours for flashback."""
     if obj.zone == "hand" and obj.owner == caster and not flashback:
         return "hand"
-    if obj.zone == "graveyard":
-        if flashback:
-            if "flashback" not in obj.keywords:
-                raise Rejected(f"{obj.id} has no flashback")
-            if not game.rules.flashback_graveyard(game, obj, caster, perms):
-                raise Rejected(f"{obj.id} is not in {caster}'s graveyard")
-            return "flashback"
-        if obj.owner != caster and "other_graveyards" in perms:
-            return "permission"
+    if obj.zone == "graveyard" and flashback:
+        if "flashback" not in obj.keywords:
+            raise Rejected(f"{obj.id} has no flashback")
+        if not game.rules.flashback_graveyard(game, obj, caster, perms):
+            raise Rejected(f"{obj.id} is not in {caster}'s graveyard")
+        return "flashback"
+    if obj.zone == "graveyard" and game.rules.zone_permission_casts \
+            and obj.owner != caster and "other_graveyards" in perms:
+        return "permission"
     raise Rejected(f"{caster} may not cast {obj.id} from {obj.owner}'s {obj.zone}"
-                   + (" with flashback" if flashback else ""))
+                   + (" with flashback" if flashback else "")
+                   + ("" if flashback or obj.zone != "graveyard" else
+                      ": nothing lets a card be cast from a graveyard without flashback"))
 
 
 def check_timing(game: Game, obj: Obj, caster: str, perms: set[str]) -> None:
@@ -98,13 +102,29 @@ def check_timing(game: Game, obj: Obj, caster: str, perms: set[str]) -> None:
 # -- cost and payment ----------------------------------------------------------------------
 
 def cost_changes(game: Game, obj: Obj, caster: str) -> list[int]:
-    """The generic cost changes applying to ``obj`` as a spell being cast by ``caster``."""
+    """The generic cost changes applying to ``obj`` as a spell being cast by ``caster``.
+
+    A filter on the spell's controller reads the caster, who controls the spell on the
+    stack (CR 601.2a, context), not the owner of the card where it was cast from."""
+    spell_controller = game.rules.spell_controller(obj, caster)
     found = [s["cost_change"] for o, s in characteristics.statics_in_force(game)
              if "cost_change" in s and characteristics.matches(
-                 game, obj, s["cost_change"].get("filter"), o.controller)]
+                 game, obj, s["cost_change"].get("filter"), o.controller, spell_controller)]
     found += [e.data for e in game.effects if e.kind == "cost_change"
-              and characteristics.matches(game, obj, e.data.get("filter"), e.controller)]
+              and characteristics.matches(game, obj, e.data.get("filter"), e.controller,
+                                          spell_controller)]
     return [c["amount"] for c in found]
+
+
+def caster_controls(obj: Obj, caster: str) -> str:
+    """CR 601.2a (context): the player casting a spell is its controller."""
+    return caster
+
+
+def owner_controls(obj: Obj, caster: str) -> str:
+    """Mutant: a cost change's filter reads the card as it was before the cast (its
+    owner's), not the spell its caster controls."""
+    return obj.controller
 
 
 def changes_stack(amounts: list[int]) -> int:
@@ -138,6 +158,16 @@ def payment_fits(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> b
     total = sum(cost.values())
     if sum(pay.values()) != total:
         return False
+    return symbols_paid(cost, pay, any_type)
+
+
+def payment_covers(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> bool:
+    """Mutant: a payment of at least the cost is accepted (the rest is spent too)."""
+    return sum(pay.values()) >= sum(cost.values()) and symbols_paid(cost, pay, any_type)
+
+
+def symbols_paid(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> bool:
+    """Each coloured symbol is paid by mana of its type, unless any type may be spent."""
     if any_type:
         return True
     return all(pay.get(t, 0) >= cost.get(t, 0) for t in MANA_TYPES)
@@ -192,9 +222,9 @@ def cast(game: Game, obj: Obj, caster: str, pay: dict[str, int], flashback: bool
         change = 0
     cost = with_change(base, change)
     any_type = bool(set(rules.any_type_wordings) & perms)
-    if any(pay.get(t, 0) > game.mana[caster].get(t, 0) for t in pay):
+    if rules.pool_checked and any(pay.get(t, 0) > game.mana[caster].get(t, 0) for t in pay):
         raise Rejected(f"{caster}'s mana pool does not hold {pay}")
-    if not payment_fits(cost, pay, any_type):
+    if not rules.payment_accepted(cost, pay, any_type):
         raise Rejected(f"paying {pay} does not pay the cost {cost}")
     for t, n in pay.items():
         game.mana[caster][t] -= n

@@ -38,6 +38,13 @@ def scope_every_zone(data: dict[str, Any]) -> tuple[str, ...]:
     return EVERY_ZONE
 
 
+def scope_named_means_off_battlefield(data: dict[str, Any]) -> tuple[str, ...]:
+    """Mutant: a text that names a zone reaches every zone but the battlefield."""
+    if (data.get("filter") or {}).get("zone") is None:
+        return BATTLEFIELD_ONLY
+    return tuple(z for z in EVERY_ZONE if z != "battlefield")
+
+
 def scope_battlefield_always(data: dict[str, Any]) -> tuple[str, ...]:
     """Mutant: an effect that names another zone still touches permanents only."""
     return BATTLEFIELD_ONLY
@@ -101,8 +108,12 @@ def power_toughness(game: Game, obj: Obj) -> tuple[int | None, int | None]:
     return power, toughness
 
 
-def matches(game: Game, obj: Obj, flt: dict[str, Any] | None, controller: str) -> bool:
-    """Whether ``obj`` has the characteristics FILTER names (its zone is not checked)."""
+def matches(game: Game, obj: Obj, flt: dict[str, Any] | None, controller: str,
+            obj_controller: str | None = None) -> bool:
+    """Whether ``obj`` has the characteristics FILTER names (its zone is not checked).
+
+    ``controller`` is the effect's controller (for ``self``/``opponent``); ``obj_controller``
+    is who controls ``obj`` when that is not yet recorded (a spell being cast: its caster)."""
     if not flt:
         return True
     if "card" in flt and obj.id != flt["card"]:
@@ -114,7 +125,7 @@ def matches(game: Game, obj: Obj, flt: dict[str, Any] | None, controller: str) -
     if "name" in flt and obj.name != flt["name"]:
         return False
     who = flt.get("controller", "any")
-    return who == "any" or obj.controller == game.who(who, controller)
+    return who == "any" or (obj_controller or obj.controller) == game.who(who, controller)
 
 
 def create_become(game: Game, controller: str, source: str | None,

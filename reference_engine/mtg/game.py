@@ -13,7 +13,7 @@ from typing import Any
 from conformance import Unsupported
 from reference_engine._mutant import Mutant
 from reference_engine.mtg import casting, characteristics, prevention, resolution, rules
-from reference_engine.mtg.instructions import apply
+from reference_engine.mtg.instructions import Context, apply
 from reference_engine.mtg.model import PLAYERS, ZONES, Obj
 from reference_engine.mtg.state import Game, Rejected
 from reference_engine.mtg.vocabulary import mana, need, read_setup, reject_unknown
@@ -47,7 +47,7 @@ def do_activate(game: Game, action: dict[str, Any]) -> None:
     if new_id in game.objects or new_id in PLAYERS:
         raise Unsupported(f"activate/as: id {new_id!r} is already used")
     ability = Obj(id=new_id, owner=by, zone="stack", controller=by, ability_of=obj.id,
-                  effect=list(texts[index]))
+                  source_incarnation=obj.incarnation, effect=list(texts[index]))
     game.objects[new_id] = ability
     game.stack.append(new_id)
     game.emit("activated", card=obj.id, ability=new_id, player=by)
@@ -79,7 +79,7 @@ def do_apply(game: Game, action: dict[str, Any]) -> None:
     source = args.get("source")
     if source is not None:
         source = game.obj(source, "apply/source").id
-    apply(game, (_player(args["by"], "apply/by"), source), list(args["effect"]))
+    apply(game, Context(_player(args["by"], "apply/by"), source), list(args["effect"]))
 
 
 ACTIONS: dict[str, tuple[frozenset[str], Callable[[Game, dict[str, Any]], None]]] = {
@@ -112,7 +112,8 @@ class MtgGame:
         try:
             handler(self.state, action)
         except Rejected as refusal:
-            self.state = saved
+            if self.state.rules.refusal_restores:
+                self.state = saved
             self.state.events = []
             return {"accepted": False, "reason": str(refusal), "events": []}
         events, self.state.events = self.state.events, []

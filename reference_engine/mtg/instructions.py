@@ -8,10 +8,10 @@ only the text decides); the continuous effects a resolving text creates
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from reference_engine.mtg import characteristics, prevention
-from reference_engine.mtg.model import Continuous
+from reference_engine.mtg.model import Continuous, Obj
 from reference_engine.mtg.state import Game, Rejected
 
 
@@ -57,7 +57,13 @@ def tie_goes_to_active_player(game: Game, controller: str) -> str | None:
 
 # -- instructions -------------------------------------------------------------------------------
 
-Context = tuple[str, str | None]    # (controller, source id)
+class Context(NamedTuple):
+    """Who controls the effect and what its source is."""
+
+    controller: str
+    source: str | None                 # the source's id
+    source_obj: Obj | None = None      # the source as the effect refers to it, when that is
+                                       # not the card now (an ability whose source left)
 
 
 def _count(game: Game, rule: Callable[[int, int], int], asked: int, available: int) -> int:
@@ -65,7 +71,7 @@ def _count(game: Game, rule: Callable[[int, int], int], asked: int, available: i
 
 
 def discard(game: Game, ctx: Context, args: dict[str, Any]) -> None:
-    player = game.who(args.get("player", "self"), ctx[0])
+    player = game.who(args.get("player", "self"), ctx.controller)
     hand = game.zone(player, "hand")
     n = _count(game, game.rules.discard_count, args["count"], len(hand))
     for obj in hand[:n]:
@@ -76,7 +82,7 @@ def discard(game: Game, ctx: Context, args: dict[str, Any]) -> None:
 
 
 def move_top(game: Game, ctx: Context, args: dict[str, Any]) -> None:
-    player = game.who(args.get("player", "self"), ctx[0])
+    player = game.who(args.get("player", "self"), ctx.controller)
     library = game.zone(player, "library")
     n = _count(game, game.rules.library_count, args["count"], len(library))
     for obj in library[:n]:
@@ -86,39 +92,40 @@ def move_top(game: Game, ctx: Context, args: dict[str, Any]) -> None:
 
 
 def damage(game: Game, ctx: Context, args: dict[str, Any]) -> None:
-    if ctx[1] is None:
+    if ctx.source is None:
         raise Rejected("a damage instruction needs a source")
     to = args["to"]
-    to = game.who(to, ctx[0]) if to in ("self", "opponent") else game.obj(to, "damage to").id
-    prevention.deal(game, game.objects[ctx[1]], to, args["amount"], combat=False)
+    to = game.who(to, ctx.controller) if to in ("self", "opponent") else game.obj(to, "damage to").id
+    source = ctx.source_obj or game.objects[ctx.source]
+    prevention.deal(game, source, to, args["amount"], combat=False)
 
 
 def become(game: Game, ctx: Context, args: dict[str, Any]) -> None:
-    characteristics.create_become(game, ctx[0], ctx[1], args)
+    characteristics.create_become(game, ctx.controller, ctx.source, args)
 
 
 def cost_change(game: Game, ctx: Context, args: dict[str, Any]) -> None:
-    game.effects.append(Continuous("cost_change", ctx[0], ctx[1], game.tick(), args))
+    game.effects.append(Continuous("cost_change", ctx.controller, ctx.source, game.tick(), args))
 
 
 def grant(game: Game, ctx: Context, args: Any) -> None:
-    game.effects.append(Continuous("grant", ctx[0], ctx[1], game.tick(), {"grant": args}))
+    game.effects.append(Continuous("grant", ctx.controller, ctx.source, game.tick(), {"grant": args}))
 
 
 def shield(game: Game, ctx: Context, args: dict[str, Any]) -> None:
-    prevention.create_shield(game, ctx[0], args)
+    prevention.create_shield(game, ctx.controller, args)
 
 
 def compare_life(game: Game, ctx: Context, args: dict[str, Any]) -> None:
     """609.5: the player with more life does ``more``; a tie does what ``tie`` says."""
-    me, other = ctx[0], game.opponent(ctx[0])
+    me, other = ctx.controller, game.opponent(ctx.controller)
     if game.life[me] != game.life[other]:
         winner = me if game.life[me] > game.life[other] else other
-        apply(game, (winner, ctx[1]), args.get("more", []))
+        apply(game, ctx._replace(controller=winner), args.get("more", []))
         return
-    winner = game.rules.tie_break(game, ctx[0])
+    winner = game.rules.tie_break(game, ctx.controller)
     if winner is not None:
-        apply(game, (winner, ctx[1]), args.get("more", []))
+        apply(game, ctx._replace(controller=winner), args.get("more", []))
     elif game.rules.tie_clause_followed:
         apply(game, ctx, args.get("tie", []))
 

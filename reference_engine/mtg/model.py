@@ -38,6 +38,7 @@ class Obj:
     cast_with_flashback: bool = False
     incarnation: int = 0               # bumped on every zone change: a new object (CR 400.7)
     ability_of: str | None = None      # an ability on the stack: the object it comes from
+    source_incarnation: int = 0        # ... as that object was when activated (CR 113.7a)
     effect: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # ability's text
 
     @property

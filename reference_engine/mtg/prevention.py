@@ -15,11 +15,34 @@ from reference_engine.mtg.state import Game, Rejected
 # -- 609.7a: legal choices -------------------------------------------------------------
 
 
+def references(game: Game, obj: Obj) -> list[tuple[str, int]]:
+    """The objects ``(id, incarnation)`` of this card that an ability on the stack or a
+    shield waiting to apply refers to."""
+    on_stack = [(obj.id, game.objects[i].source_incarnation) for i in game.stack
+                if game.objects[i].ability_of == obj.id]
+    waiting = [s.source for s in game.shields
+               if s.source and s.source[0] == obj.id and not s.used_up]
+    return on_stack + waiting
+
+
 def referenced(game: Game, obj: Obj) -> bool:
     """Referred to by an ability on the stack or by a shield waiting to apply."""
-    on_stack = any(game.objects[i].ability_of == obj.id for i in game.stack)
-    waiting = any(s.source and s.source[0] == obj.id and not s.used_up for s in game.shields)
-    return on_stack or waiting
+    return bool(references(game, obj))
+
+
+def referred_object(game: Game, obj: Obj) -> tuple[str, int]:
+    """609.7a: the chosen source is the object chosen: a permanent, a spell, an object in
+    the command zone as it is; a card that left its zone, as the object the ability or
+    shield referring to it means (its last known information, CR 113.7a)."""
+    if obj.zone in ("battlefield", "stack", "command"):
+        return obj.id, obj.incarnation
+    found = references(game, obj)
+    return found[0] if found else (obj.id, obj.incarnation)
+
+
+def card_as_it_is_now(game: Game, obj: Obj) -> tuple[str, int]:
+    """Mutant: the chosen source is the card as it is now, wherever it is."""
+    return obj.id, obj.incarnation
 
 
 def legal_source(game: Game, obj: Obj) -> bool:
@@ -74,7 +97,7 @@ def create_shield(game: Game, controller: str, args: dict[str, Any]) -> None:
         if require and not characteristics.matches(game, chosen, require, controller):
             raise Rejected(f"{chosen.id} does not have {require} (it must, to be chosen)")
         if game.rules.choose_at_creation:
-            shield.source = (chosen.id, chosen.incarnation)
+            shield.source = game.rules.chosen_object(game, chosen)
             shield.where_chosen = chosen.zone
             shield.follows_spell = chosen.zone == "stack" and bool(
                 PERMANENT_TYPES & set(chosen.types))
@@ -105,6 +128,15 @@ def recheck_now(game: Game, shield: Shield, source: Obj) -> bool:
     return characteristics.matches(game, source, shield.require, shield.controller)
 
 
+def recheck_exact_colour(game: Game, shield: Shield, source: Obj) -> bool:
+    """Mutant: a colour limit rechecked as 'exactly that colour', so a red and green source
+    is not a red source."""
+    colour = (shield.require or {}).get("color")
+    if colour is not None and characteristics.colors_of(game, source) != [colour]:
+        return False
+    return recheck_now(game, shield, source)
+
+
 def checked_at_creation(game: Game, shield: Shield, source: Obj) -> bool:
     """Mutant: what had the characteristic when the shield was made keeps qualifying."""
     return source.id in shield.matched_at_creation
@@ -121,8 +153,9 @@ def used_when_met(shield: Shield, prevented: int, met: bool, fits: bool) -> bool
 
 
 def used_when_fits(shield: Shield, prevented: int, met: bool, fits: bool) -> bool:
-    """Mutant: used up by damage it applies to, even damage of 0."""
-    return fits or used_when_prevented(shield, prevented, met, fits)
+    """Mutant: used up by damage it applies to even when that damage is 0 (nothing to
+    prevent); otherwise as the reference."""
+    return (fits and prevented == 0) or used_when_prevented(shield, prevented, met, fits)
 
 
 def never_used_up(shield: Shield, prevented: int, met: bool, fits: bool) -> bool:
@@ -132,6 +165,11 @@ def never_used_up(shield: Shield, prevented: int, met: bool, fits: bool) -> bool
 
 def protects_its_player(shield: Shield, to: str) -> bool:
     return shield.to == to
+
+
+def protects_its_controller(shield: Shield, to: str) -> bool:
+    """Mutant: a shield protects the player who made it, whatever it names."""
+    return to == shield.controller
 
 
 def protects_both_players(shield: Shield, to: str) -> bool:
@@ -149,6 +187,12 @@ def source_is_chosen(game: Game, shield: Shield, source: Obj, combat: bool) -> b
 def chosen_ignores_combat(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:
     """Mutant: a shield for a chosen permanent stops only its non-combat damage."""
     return source_is_chosen(game, shield, source, combat) and not combat
+
+
+def same_card_id(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:
+    """Mutant: the shield follows the card, not the object: a chosen permanent's card in the
+    graveyard still counts as the chosen source."""
+    return shield.source is None or shield.source[0] == source.id
 
 
 def any_source(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:
@@ -171,7 +215,7 @@ def static_prevention(game: Game, source: Obj, to: str, amount: int) -> tuple[in
     prevented = 0
     for holder, static in characteristics.statics_in_force(game):
         rule = static.get("damage_from")
-        if not rule or to != holder.controller:
+        if not rule or not game.rules.static_protects(game, holder, to):
             continue
         zones = (game.rules.static_replace_zones if rule["then"] == "double"
                  else game.rules.static_prevent_zones)
@@ -187,10 +231,23 @@ def static_prevention(game: Game, source: Obj, to: str, amount: int) -> tuple[in
     return amount, prevented
 
 
+def protects_controller_only(game: Game, holder: Obj, to: str) -> bool:
+    """'... would deal to you': the static protects its controller, nothing else."""
+    return to == holder.controller
+
+
+def protects_controller_and_permanents(game: Game, holder: Obj, to: str) -> bool:
+    """Mutant: 'to you' also covers the permanents you control."""
+    return to == holder.controller or (
+        to not in PLAYERS and game.objects[to].controller == holder.controller)
+
+
 def deal(game: Game, source: Obj, to: str, amount: int, combat: bool) -> None:
     """``source`` deals ``amount`` damage to ``to`` (a player or an object id)."""
     rules = game.rules
     if amount <= 0 and not rules.zero_damage_meets_shields:
+        if rules.zero_damage_reported:
+            game.emit("damage", source=source.id, to=to, amount=0, combat=combat)
         return
     amount, prevented = static_prevention(game, source, to, amount)
     for shield in game.shields:

@@ -24,19 +24,32 @@ def spell_text(obj: Obj) -> list[dict]:
 
 
 def to_owner(obj: Obj) -> str:
-    """A card leaving the stack goes to its owner's graveyard (whoever cast it)."""
+    """A card leaving the stack goes to its owner's graveyard, or exile (whoever cast it)."""
     return obj.owner
 
 
 def to_caster(obj: Obj) -> str:
-    """Mutant: a spell cast 'as though' from your graveyard goes to your graveyard."""
+    """Mutant: a spell cast 'as though' from your graveyard goes to your graveyard, or
+    your exile with flashback."""
     return obj.controller
+
+
+def last_known_source(game: Game, ability: Obj) -> Obj:
+    """CR 113.7a (context): an ability's source that left its zone is used as it last
+    existed there: it is still the object the ability refers to, and deals the damage."""
+    return game.as_it_was(ability.ability_of, ability.source_incarnation)
+
+
+def current_source(game: Game, ability: Obj) -> Obj:
+    """Mutant: an ability's source is the card as it is now, a new object once it has
+    changed zones."""
+    return game.objects[ability.ability_of]
 
 
 def after_cast(game: Game, obj: Obj) -> None:
     """The mutant timing: apply the text at cast time."""
     if not game.rules.effects_at_resolution(game, obj):
-        instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
+        instructions.apply(game, instructions.Context(obj.controller, obj.id), spell_text(obj))
 
 
 def resolve_top(game: Game) -> None:
@@ -47,7 +60,9 @@ def resolve_top(game: Game) -> None:
     if obj.ability_of is not None:
         game.stack.pop()
         del game.objects[obj.id]
-        instructions.apply(game, (obj.controller, obj.ability_of), obj.effect)
+        source = game.rules.ability_source(game, obj)
+        instructions.apply(game, instructions.Context(obj.controller, obj.ability_of, source),
+                           obj.effect)
         return
     if PERMANENT_TYPES & set(obj.types):
         old = obj.incarnation
@@ -55,18 +70,8 @@ def resolve_top(game: Game) -> None:
         prevention.spell_became_permanent(game, obj, old)
         return
     if game.rules.effects_at_resolution(game, obj):
-        instructions.apply(game, (obj.controller, obj.id), spell_text(obj))
+        instructions.apply(game, instructions.Context(obj.controller, obj.id), spell_text(obj))
     if obj.zone != "stack":
         return
-    if obj.cast_with_flashback:
-        game.move(obj, "exile")
-        return
-    owner = game.rules.graveyard_of(obj)
-    if owner == obj.owner:
-        game.move(obj, "graveyard")
-        return
-    game.stack.remove(obj.id)
-    obj.zone = "graveyard"
-    obj.incarnation += 1
-    game.zones[owner]["graveyard"].append(obj.id)
-    game.emit("moved", card=obj.id, **{"from": "stack", "to": "graveyard"})
+    where = "exile" if obj.cast_with_flashback else "graveyard"   # 702.34 (context)
+    game.move(obj, where, into=game.rules.leaves_stack_to(obj))

@@ -32,6 +32,7 @@ class Rules:
     become_reaches: Callable[..., bool] = characteristics.same_object
     combine_becomes: Callable[..., Any] = characteristics.every_become
     cost_change_reaches: Callable[..., bool] = casting.spell_on_stack_only
+    spell_controller: Callable[..., str] = casting.caster_controls
     cost_change_visible_in: tuple[str, ...] = ()
     sum_cost_changes: Callable[..., int] = casting.changes_stack
     # 609.3 and the page's golden rule
@@ -42,9 +43,14 @@ class Rules:
     static_grants_to: Callable[..., bool] = casting.grants_to_controller
     combine_permissions: Callable[..., set[str]] = casting.all_permissions
     flashback_graveyard: Callable[..., bool] = casting.treated_as_own_graveyard
-    graveyard_of: Callable[..., str] = resolution.to_owner
+    zone_permission_casts: bool = False
+    leaves_stack_to: Callable[..., str] = resolution.to_owner
     graveyards_merged: bool = False
     permission_grants_keyword: bool = False
+    # the vocabulary's conventions: exact payment from the pool; a refusal changes nothing
+    payment_accepted: Callable[..., bool] = casting.payment_fits
+    pool_checked: bool = True
+    refusal_restores: bool = True
     # 609.4b
     any_type_wordings: tuple[str, ...] = casting.ANY_TYPE
     record_spent: Callable[..., dict[str, int]] = casting.spent_as_paid
@@ -55,12 +61,16 @@ class Rules:
     # 609.7 / 609.7a / 609.7b
     legal_source: Callable[..., bool] = prevention.legal_source
     choose_at_creation: bool = True
+    chosen_object: Callable[..., tuple[str, int]] = prevention.referred_object
+    ability_source: Callable[..., Any] = resolution.last_known_source
     shield_follows_spell: bool = True
     shield_source_matches: Callable[..., bool] = prevention.source_is_chosen
     shield_protects: Callable[..., bool] = prevention.protects_its_player
+    static_protects: Callable[..., bool] = prevention.protects_controller_only
     characteristic_holds: Callable[..., bool] = prevention.recheck_now
     shield_used_up: Callable[..., bool] = prevention.used_when_prevented
     zero_damage_meets_shields: bool = False
+    zero_damage_reported: bool = False
     combine_shields: bool = True
     # 609.7c
     static_prevent_zones: tuple[str, ...] = characteristics.EVERY_ZONE

@@ -7,6 +7,7 @@ record `rules` is injected by ``game`` and consulted by the rule modules.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from reference_engine._bookkeeping import Bookkeeping
@@ -34,6 +35,7 @@ class Game(Bookkeeping):
         self.stack: list[str] = []          # bottom first
         self.effects: list[Continuous] = []
         self.shields: list[Shield] = []
+        self.last_known: dict[tuple[str, int], Obj] = {}   # (id, incarnation) -> as it last was
         self.events: list[dict[str, Any]] = []
         self._clock = 0
 
@@ -55,8 +57,19 @@ class Game(Bookkeeping):
     def everywhere(self) -> list[Obj]:
         return [o for z in ZONES for o in self.in_zone(z)]
 
-    def move(self, obj: Obj, zone: str, *, top: bool = False) -> None:
-        """Move ``obj`` to ``zone`` (its owner's, or the shared stack); it becomes a new object."""
+    def as_it_was(self, oid: str, incarnation: int) -> Obj:
+        """The object ``(oid, incarnation)``: the card now if it has not changed zones since,
+        else its last known information (CR 113.7a, context)."""
+        now = self.objects[oid]
+        if now.incarnation == incarnation:
+            return now
+        return self.last_known.get((oid, incarnation), now)
+
+    def move(self, obj: Obj, zone: str, *, top: bool = False, into: str | None = None) -> None:
+        """Move ``obj`` to ``zone`` (its owner's unless ``into`` names another player's, or
+        the shared stack); it becomes a new object (CR 400.7), its old self kept as last
+        known information."""
+        self.last_known[(obj.id, obj.incarnation)] = copy.copy(obj)
         if obj.zone == "stack":
             self.stack.remove(obj.id)
         else:
@@ -68,9 +81,9 @@ class Game(Bookkeeping):
         if zone == "stack":
             self.stack.append(obj.id)
         elif top:
-            self.zones[obj.owner][zone].insert(0, obj.id)
+            self.zones[into or obj.owner][zone].insert(0, obj.id)
         else:
-            self.zones[obj.owner][zone].append(obj.id)
+            self.zones[into or obj.owner][zone].append(obj.id)
         if zone != "battlefield":
             obj.damage = 0
         self.emit("moved", card=obj.id, **{"from": origin, "to": zone})

@@ -112,7 +112,7 @@ def become_touches(zone: str, card: dict[str, Any], flt: dict[str, Any]) -> bool
     return zone in zones and flt["type"] in card.get("types", [])
 
 
-# -- 609.4 / 609.4a (with context CR-702.34 flashback and CR-307.1 timing) ---------------------
+# -- 609.4 / 609.4a (with context CR-702.34 flashback, CR-601.3 casting, CR-307.1 timing) ------
 
 def cast_is_legal(scenario: Scenario) -> bool:
     """May p1 cast s1 as the scenario's cast step says?"""
@@ -125,10 +125,10 @@ def cast_is_legal(scenario: Scenario) -> bool:
     if cast.get("flashback"):
         # 609.4a: the Trance makes another graveyard count as yours for flashback
         zone_ok = zone == "graveyard" and has_flashback and (owner == "p1" or trance)
-    elif zone == "hand":
-        zone_ok = owner == "p1"
     else:
-        zone_ok = zone == "graveyard" and owner == "p2" and trance
+        # CR 601.3 (context): without flashback nothing lets a card be cast from any
+        # graveyard, the Trance's included (it is not a permission to cast by itself)
+        zone_ok = zone == "hand" and owner == "p1"
     # 609.4 / 609.4a: "as though it had flash" applies too, whatever else was used
     timing_ok = "instant" in card["types"] or orrery or setup.get("phase", "main") == "main"
     return zone_ok and timing_ok

@@ -40,7 +40,8 @@ SHIELD_COLORS = ("red", "green", "white")
 @st.composite
 def shield_scenarios(draw: st.DrawFn, recolor: bool = False) -> Scenario:
     """p1 makes one or two shields; p2's creatures deal damage (some 0, some combat);
-    with ``recolor``, colour changes happen between the damage steps."""
+    with ``recolor``, colour changes happen between the damage steps and every damage is
+    at least 1 (what 0 damage does is a reading, left to the plain shield scenarios)."""
     n = draw(st.integers(1, 2))
     creatures: list[dict[str, Any]] = [{"id": f"c{i}", "types": ["creature"],
                   "colors": [draw(st.sampled_from(SHIELD_COLORS))],
@@ -68,7 +69,8 @@ def shield_scenarios(draw: st.DrawFn, recolor: bool = False) -> Scenario:
                                by="p2"))
         steps.append({"do": {"damage": {
             "source": draw(st.sampled_from(ids)), "to": draw(st.sampled_from(["p1", "p2"])),
-            "amount": draw(st.integers(0, 5)), "combat": draw(st.booleans())}}})
+            "amount": draw(st.integers(1 if recolor else 0, 5)),
+            "combat": draw(st.booleans())}}})
     return {"setup": {"p2": {"battlefield": creatures}}, "steps": steps}
 
 
