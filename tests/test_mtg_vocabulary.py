@@ -150,25 +150,6 @@ def action_keys() -> list[str]:
     return [branch["required"][0] for branch in DEFS["action"]["oneOf"]]
 
 
-def _names_and_words(node: Any) -> set[str]:
-    found: set[str] = set()
-    for sub in walk(node):
-        if isinstance(sub, dict):
-            found |= set(sub.get("properties", {})) | set(sub.get("required", []))
-            names = sub.get("propertyNames")
-            if isinstance(names, dict):
-                found |= set(names.get("enum", []))
-            values = list(sub.get("enum", [])) + ([sub["const"]] if "const" in sub else [])
-            found |= {v for v in values if isinstance(v, str)}
-    return found
-
-
-def test_every_key_and_word_of_the_schema_is_in_the_doc():
-    vocab = {k: v for k, v in DEFS.items() if k not in FRAME}
-    missing = sorted(w for w in _names_and_words(vocab) if not mentioned(w))
-    assert not missing, f"in the schema, not in docs/rulesets/mtg.md: {missing}"
-
-
 def _table_keys(first: str, columns: int) -> set[str]:
     lines = DOC.splitlines()
     for i, line in enumerate(lines):

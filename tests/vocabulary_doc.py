@@ -18,6 +18,8 @@ import jsonschema
 from conformance._discovery import find_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The case frame every pack's schema shares; docs/cases.md describes it, not the ruleset's doc.
+FRAME = ("scenario", "step", "expect")
 
 
 class Vocabulary:
@@ -38,6 +40,13 @@ class Vocabulary:
         return [f"{'/'.join(map(str, e.absolute_path)) or '<top>'}: {e.message}"
                 for e in self.validator(entry).iter_errors(value)]
 
+    def words(self) -> set[str]:
+        """Every word an engine meets: keys, enum values, event types and observed fields."""
+        return words({k: v for k, v in self.defs.items() if k not in FRAME})
+
+    def undescribed(self) -> list[str]:
+        return sorted(w for w in self.words() if not self.mentioned(w))
+
     def mentioned(self, word: str, markdown: str | None = None) -> bool:
         """Whether the doc's code (fenced blocks and `inline` spans) names ``word``."""
         text = code_text(self.doc if markdown is None else markdown)
@@ -53,6 +62,21 @@ def walk(node: Any) -> Iterator[Any]:
     elif isinstance(node, list):
         for value in node:
             yield from walk(value)
+
+
+def words(schema: Any) -> set[str]:
+    """Every key the schema accepts in an instance, and every string value it names
+    (enums and consts: event types, zones, phases...); the $defs' own names are not words."""
+    found: set[str] = set()
+    for sub in walk(schema):
+        if isinstance(sub, dict):
+            found |= set(sub.get("properties", {})) | set(sub.get("required", []))
+            names = sub.get("propertyNames")
+            if isinstance(names, dict):
+                found |= set(names.get("enum", []))
+            values = list(sub.get("enum", [])) + ([sub["const"]] if "const" in sub else [])
+            found |= {v for v in values if isinstance(v, str)}
+    return found
 
 
 def code_text(markdown: str) -> str:

@@ -95,7 +95,10 @@ def damage(game: Game, ctx: Context, args: dict[str, Any]) -> None:
     if ctx.source is None:
         raise Rejected("a damage instruction needs a source")
     to = args["to"]
-    to = game.who(to, ctx.controller) if to in ("self", "opponent") else game.obj(to, "damage to").id
+    if to in ("self", "opponent"):
+        to = game.who(to, ctx.controller)
+    else:
+        to = game.obj(to, "damage to").id
     source = ctx.source_obj or game.objects[ctx.source]
     prevention.deal(game, source, to, args["amount"], combat=False)
 
@@ -109,7 +112,8 @@ def cost_change(game: Game, ctx: Context, args: dict[str, Any]) -> None:
 
 
 def grant(game: Game, ctx: Context, args: Any) -> None:
-    game.effects.append(Continuous("grant", ctx.controller, ctx.source, game.tick(), {"grant": args}))
+    effect = Continuous("grant", ctx.controller, ctx.source, game.tick(), {"grant": args})
+    game.effects.append(effect)
 
 
 def shield(game: Game, ctx: Context, args: dict[str, Any]) -> None:

@@ -15,7 +15,6 @@ from reference_engine.vision import (
     deathblow,
     deck,
     field,
-    power,
     resolution,
     triggers,
     vocabulary,
