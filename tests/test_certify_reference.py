@@ -45,7 +45,10 @@ def test_reference_engine_passes_everything(in_process):
     assert exit_status(in_process) == 0
     validate_report(in_process)
     assert in_process["summary"]["total"] >= len(in_process["rules"])
-    assert all(row["status"] == "pass" for row in in_process["rules"])
+    # informative entries (headings, page text) need no case: docs/cases.md
+    assert all(row["status"] == "pass" for row in in_process["rules"]
+               if row["kind"] != "informative")
+    assert all(row["status"] in ("pass", "uncovered") for row in in_process["rules"])
 
 
 def test_subprocess_gives_identical_per_item_results(in_process, subprocess_report):

@@ -37,12 +37,14 @@ def to_caster(obj: Obj) -> str:
 def last_known_source(game: Game, ability: Obj) -> Obj:
     """CR 113.7a (context): an ability's source that left its zone is used as it last
     existed there: it is still the object the ability refers to, and deals the damage."""
+    assert ability.ability_of is not None, "only an ability has a source"
     return game.as_it_was(ability.ability_of, ability.source_incarnation)
 
 
 def current_source(game: Game, ability: Obj) -> Obj:
     """Mutant: an ability's source is the card as it is now, a new object once it has
     changed zones."""
+    assert ability.ability_of is not None, "only an ability has a source"
     return game.objects[ability.ability_of]
 
 
