@@ -354,7 +354,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
             hint=f"create {RULES_FILE} listing the seed's rules (see docs/cases.md)"))
     else:
         doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest, known, ruleset)
-        if doc is not None:
+        if doc is not None and doc[2] is not None:
             data, lines, seal = doc
             if seal:
                 known.add(seal)
@@ -390,16 +390,21 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
             continue
         data, lines, seal = doc
         line = lines.line(["id"]) or 1
-        if data["ruleset"] != ruleset:
+        said = data.get("ruleset")
+        if isinstance(said, str) and said != ruleset:
             errors.append(CatalogueError(
-                f"case says ruleset {data['ruleset']!r} but lives in {here}, "
+                f"case says ruleset {said!r} but lives in {here}, "
                 f"the catalogue of {ruleset!r}",
                 path=str(path), line=lines.line(["ruleset"]),
                 hint=f"set 'ruleset: {ruleset}' or move the file"))
-        if not data["id"].startswith(ruleset + "/"):
+        if isinstance(data.get("id"), str) and not data["id"].startswith(ruleset + "/"):
             errors.append(CatalogueError(
                 f"case id {data['id']!r} does not start with {ruleset + '/'!r}",
                 path=str(path), line=line, hint=f"rename it {ruleset}/..."))
+        if seal is None:  # the case schema failed: still word what else is wrong
+            if _scenario_is_sound(data):
+                errors.extend(_vocabulary_errors(ruleset, data, lines, str(path)))
+            continue
         if data["id"] in seen:
             first = seen[data["id"]]
             errors.append(CatalogueError(
@@ -407,9 +412,10 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
                 path=str(path), line=line, hint="case ids must be unique: rename one"))
             continue
         if seal:  # not known to be valid: check the vocabulary too, remember a pass
-            vocabulary_errors = _vocabulary_errors(ruleset, data, lines, str(path))
-            if vocabulary_errors:
-                errors.extend(vocabulary_errors)
+            found = _vocabulary_errors(ruleset, data, lines, str(path))
+            found = found or _unknown_ids(ruleset, data, lines, str(path))
+            if found:
+                errors.extend(found)
                 continue
             known.add(seal)
         case = Case(
@@ -479,6 +485,72 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
     return found
 
 
+def _scenario_is_sound(data: dict[str, Any]) -> bool:
+    """Whether a case that breaks the case schema elsewhere has a setup and steps of
+    the schema's shape, so its vocabulary can be checked (and explained) too."""
+    if "setup" not in data or "steps" not in data:
+        return False
+    return all(not err.path or err.path[0] not in ("setup", "steps")
+               for err in _schemas.errors(data, "schemas", "case.json"))
+
+
+ID_REFS = frozenset({"#/$defs/id", "#/$defs/new_id"})
+
+
+def _unknown_ids(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
+                 where: str) -> list[CatalogueError]:
+    """Card ids a case names (where its vocabulary reads an ``id``, and as keys of
+    ``expect.cards``) that neither its setup nor an action (``new_id``) gives to a card.
+
+    Without this, a typo'd id reaches the engine, which rejects the action or observes
+    nothing, and the case reads as the engine's failure.
+    """
+    schema = _vocabulary(ruleset)
+    if schema is None or "scenario" not in _schemas.load(schema).get("$defs", {}):
+        return []
+    scenario = {"setup": data["setup"], "steps": data["steps"]}
+    named = _schemas.named(scenario, schema, entry="scenario", refs=ID_REFS)
+    defined = _setup_ids(data["setup"]) | {v for ref, v in named if ref.endswith("new_id")}
+    places: dict[str, list[Any]] = {}
+    for i, step in enumerate(data["steps"]):
+        for key in step.get("expect", {}).get("cards", {}):
+            places.setdefault(key, ["steps", i, "expect", "cards", key])
+    for _, value in named:
+        places.setdefault(value, _path_of(scenario, value) or ["setup"])
+    found = []
+    for name, place in places.items():
+        if name in defined:
+            continue
+        known = ", ".join(sorted(defined)) or "none"
+        found.append(CatalogueError(
+            f"{'/'.join(str(p) for p in place)}: card id {name!r} is not in the setup",
+            path=where, line=lines.line(place),
+            hint=f"give a card 'id: {name}' in the setup, or name one it has ({known})"))
+    return found
+
+
+def _setup_ids(value: Any) -> set[str]:
+    """Every ``id`` the setup gives (cards, abilities, whatever the vocabulary nests)."""
+    if isinstance(value, dict):
+        own = {value["id"]} if isinstance(value.get("id"), str) else set()
+        return own.union(*(_setup_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_setup_ids(v) for v in value))
+    return set()
+
+
+def _path_of(value: Any, leaf: str, at: tuple[Any, ...] = ()) -> list[Any] | None:
+    """The first path (document order) to a string equal to ``leaf``, for its line."""
+    if value == leaf:
+        return list(at)
+    items = value.items() if isinstance(value, dict) else (
+        enumerate(value) if isinstance(value, list) else ())
+    for key, child in items:
+        if (found := _path_of(child, leaf, (*at, key))) is not None:
+            return found
+    return None
+
+
 def _check_references(rules: dict[str, Rule], cases: list[Case],
                       errors: list[CatalogueError]) -> None:
     # `see` only links rules for readers; nothing follows the links, so mutual
@@ -512,11 +584,13 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
 
 def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
                digest: Any, known: _KnownValid, ruleset: str,
-               ) -> tuple[dict[str, Any], _yaml.Lines, str] | None:
-    """Read, parse and schema-check one file; append errors and return None on failure.
+               ) -> tuple[dict[str, Any], _yaml.Lines, str | None] | None:
+    """Read, parse and schema-check one file; append errors, and return None when
+    there is no mapping to look at.
 
-    With the data and lines comes the file's seal for `_KnownValid`, or ``""``
-    when the file is known to be valid and was not checked again.
+    With the data and lines comes the file's seal for `_KnownValid`, ``""`` when
+    the file is known to be valid and was not checked again, or None when it
+    breaks the schema (its errors appended; the caller may still word others).
     """
     where = str(path)
     try:
@@ -576,7 +650,7 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
             path=where, line=lines.line(list(err.path)),
             hint=_schema_hint(err, schema_name)))
-    return None if problems else (data, lines, seal)
+    return data, lines, None if problems else seal
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:

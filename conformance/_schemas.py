@@ -145,15 +145,20 @@ def _lazy_full(parts: tuple[str, ...], entry: str | None) -> Check:
 def validator(*parts: str, entry: str | None = None) -> jsonschema.protocols.Validator:
     """The full validator for that schema (or its ``$defs/<entry>``), to explain errors."""
     import jsonschema
-    from referencing import Registry, Resource
 
     schema = _rooted(load(*parts), entry)
-    # Schemas $ref each other by relative URL ("common.json#/$defs/seq"):
-    # resolve those from the files shipped here, never over the network.
-    registry: Registry[Any] = Registry().with_resources(
-        (uri, Resource.from_contents(found)) for uri, found in _by_id().items())
     cls = jsonschema.validators.validator_for(schema)
-    return cls(schema, registry=registry)
+    return cls(schema, registry=_registry())
+
+
+@cache
+def _registry() -> Any:
+    """Schemas $ref each other by relative URL ("common.json#/$defs/seq"): resolve
+    those from the files shipped here, never over the network."""
+    from referencing import Registry, Resource
+
+    return Registry().with_resources(
+        (uri, Resource.from_contents(found)) for uri, found in _by_id().items())
 
 
 def errors(value: Any, *parts: str, entry: str | None = None) -> list[jsonschema.ValidationError]:
@@ -174,3 +179,29 @@ def best_error(value: Any, *parts: str, entry: str | None = None
     return best_match(validator(*parts, entry=entry).iter_errors(value))
 
 
+
+
+def named(value: Any, *parts: str, entry: str | None, refs: frozenset[str]
+          ) -> list[tuple[str, str]]:
+    """The strings in a *valid* ``value`` that the schema reads through one of ``refs``
+    (``"#/$defs/id"``: the card ids a case names), as ``(ref, string)`` in schema order.
+
+    The schema, not a list of key names, says where an id goes: a vocabulary that
+    adds an action naming a card needs no change here.
+    """
+    import jsonschema
+
+    base = validator(*parts, entry=entry)
+    follow = type(base).VALIDATORS["$ref"]
+    found: list[tuple[str, str]] = []
+
+    def ref(v: Any, target: str, instance: Any, schema: dict[str, Any]) -> Any:
+        errors = list(follow(v, target, instance, schema))
+        if target in refs and not errors and isinstance(instance, str):
+            found.append((target, instance))
+        yield from errors
+
+    cls = jsonschema.validators.extend(type(base), {"$ref": ref})
+    for _ in cls(base.schema, registry=_registry()).iter_errors(value):
+        pass
+    return found

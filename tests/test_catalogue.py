@@ -173,3 +173,54 @@ def test_words_outside_the_vocabulary_are_caught_with_line(tmp_path, old, new, w
     assert errors[0].startswith(str(folder / "typo.yaml") + ":")
     assert where in errors[0] and "vision vocabulary" in errors[0]
     assert "docs/rulesets/vision.md" in errors[0]
+
+
+MTG = Path(__file__).parent.parent / "cases" / "mtg"
+
+
+def copy_case(tmp_path, ruleset, name, *edits):
+    """One bundled case, edited, alone in a catalogue under tmp_path; its errors."""
+    source = Path(__file__).parent.parent / "cases" / ruleset
+    folder = tmp_path / ruleset
+    folder.mkdir(parents=True)
+    shutil.copy(source / "rules.yaml", folder / "rules.yaml")
+    text = (source / name).read_text("utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    (folder / "edited.yaml").write_text(text, "utf-8")
+    return [str(e) for e in load_catalogue(tmp_path).errors]
+
+
+@pytest.mark.parametrize(("edit", "where"), [
+    (("targets: [t1]", "targets: [t2]"), "edited.yaml:35: steps/0/do/targets/0"),
+    (("cards: {t1: {damage: 4}}", "cards: {t9: {damage: 4}}"),
+     "edited.yaml:38: steps/0/expect/cards/t9"),
+])
+def test_a_card_id_the_setup_does_not_give_is_an_error(tmp_path, edit, where):
+    """Only the engine would notice otherwise, and it would look like the engine's fault."""
+    errors = copy_case(tmp_path, "vision", "qa-269-x-equals-nodes-paid.yaml", edit)
+    assert len(errors) == 1, errors
+    assert where in errors[0] and "is not in the setup" in errors[0]
+    assert "name one it has (c1, s1, t1)" in errors[0]
+
+
+def test_an_id_an_action_gives_is_known_to_later_steps(tmp_path):
+    """MTG's `activate ... as: ab1` names the ability it puts on the stack (new_id)."""
+    name = "cr-609-7a-chosen-permanent-ability-damage.yaml"
+    assert copy_case(tmp_path, "mtg", name) == []
+    errors = copy_case(tmp_path / "again", "mtg", name, ("choose: c1", "choose: ab2"))
+    assert len(errors) == 1 and "card id 'ab2' is not in the setup" in errors[0], errors
+    assert "(ab1, c1)" in errors[0]
+
+
+def test_every_error_of_a_file_is_reported_together(tmp_path):
+    """A schema error does not hide the file's vocabulary errors, nor its ruleset's."""
+    errors = copy_case(tmp_path, "vision", "qa-269-x-equals-nodes-paid.yaml",
+                       ("rules: [vision/QA-269]", "rules: vision/QA-269"),
+                       ("do: {play: s1,", "do: {plya: s1,"),
+                       ("ruleset: vision", "ruleset: zatch"))
+    assert len(errors) == 3, errors
+    assert any("rules" in e and "edited.yaml:4" in e for e in errors)
+    assert any("steps/0/do" in e and "vision vocabulary" in e for e in errors)
+    assert any("case says ruleset 'zatch'" in e for e in errors)
