@@ -355,7 +355,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
     else:
         doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest, known, ruleset)
         if doc is not None and doc[2] is not None:
-            data, lines, seal = doc
+            data, lines, seal, _ = doc
             if seal:
                 known.add(seal)
             if data.get("ruleset") != ruleset:
@@ -388,7 +388,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
         doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest, known, ruleset)
         if doc is None:
             continue
-        data, lines, seal = doc
+        data, lines, seal, problems = doc
         line = lines.line(["id"]) or 1
         said = data.get("ruleset")
         if isinstance(said, str) and said != ruleset:
@@ -402,7 +402,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
                 f"case id {data['id']!r} does not start with {ruleset + '/'!r}",
                 path=str(path), line=line, hint=f"rename it {ruleset}/..."))
         if seal is None:  # the case schema failed: still word what else is wrong
-            if _scenario_is_sound(data):
+            if _scenario_is_sound(data, problems):
                 errors.extend(_vocabulary_errors(ruleset, data, lines, str(path)))
             continue
         if data["id"] in seen:
@@ -485,13 +485,13 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
     return found
 
 
-def _scenario_is_sound(data: dict[str, Any]) -> bool:
-    """Whether a case that breaks the case schema elsewhere has a setup and steps of
-    the schema's shape, so its vocabulary can be checked (and explained) too."""
+def _scenario_is_sound(data: dict[str, Any], problems: list[jsonschema.ValidationError]
+                       ) -> bool:
+    """Whether a case that breaks the case schema (``problems``) elsewhere has a setup
+    and steps of the schema's shape, so its vocabulary can be checked (and explained) too."""
     if "setup" not in data or "steps" not in data:
         return False
-    return all(not err.path or err.path[0] not in ("setup", "steps")
-               for err in _schemas.errors(data, "schemas", "case.json"))
+    return all(not err.path or err.path[0] not in ("setup", "steps") for err in problems)
 
 
 ID_REFS = frozenset({"#/$defs/id", "#/$defs/new_id"})
@@ -584,13 +584,15 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
 
 def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
                digest: Any, known: _KnownValid, ruleset: str,
-               ) -> tuple[dict[str, Any], _yaml.Lines, str | None] | None:
+               ) -> tuple[dict[str, Any], _yaml.Lines, str | None,
+                          list[jsonschema.ValidationError]] | None:
     """Read, parse and schema-check one file; append errors, and return None when
     there is no mapping to look at.
 
     With the data and lines comes the file's seal for `_KnownValid`, ``""`` when
     the file is known to be valid and was not checked again, or None when it
-    breaks the schema (its errors appended; the caller may still word others).
+    breaks the schema (its errors appended, and returned last: the caller may
+    still word others).
     """
     where = str(path)
     try:
@@ -643,14 +645,14 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
         return None
     seal = known.seal(schema_name, ruleset, raw)
     if seal in known:
-        return data, lines, ""
+        return data, lines, "", []
     problems = _schemas.errors(data, "schemas", schema_name)
     for err in problems:
         errors.append(CatalogueError(
             f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
             path=where, line=lines.line(list(err.path)),
             hint=_schema_hint(err, schema_name)))
-    return data, lines, None if problems else seal
+    return data, lines, None if problems else seal, problems
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:
