@@ -220,7 +220,7 @@ def parallel_rows(n: int, h: Harness) -> list[tuple[str, str, str, str]]:
     with tempfile.TemporaryDirectory() as tmp:
         cases = Path(tmp, "cases")
         count = bigger_catalogue(cases, 16)
-        from conformance._properties import properties_for
+        from conformance._discovery import properties_for
 
         items = count + sum(len(properties_for(rs)) for rs in h.catalogue.rulesets)
         # each run in a folder of its own: pytest collects the folder it runs in, and

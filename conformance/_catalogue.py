@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 from conformance import _cache, _schemas, _yaml
-from conformance._errors import CatalogueError
+from conformance._errors import CatalogueError, InvalidCatalogue, UsageError
 
 #: Larger case files are refused: a case is a board and a few steps.
 MAX_FILE_BYTES = 256 * 1024
@@ -192,6 +192,28 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
     catalogue = Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
     if whole is not None and not errors:
         whole.store(catalogue)
+    return catalogue
+
+
+def check_default_root(root: Path | None) -> None:
+    """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
+    not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
+    it, rather than a run of nothing."""
+    here = Path.cwd() / "cases"
+    if root is None and here.is_dir() and not any(
+            p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
+        raise UsageError(
+            f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
+            "it was picked because it is in the current folder: pass --cases DIR "
+            "(e.g. the suite's own cases/ folder), or run from another folder")
+
+
+def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catalogue:
+    """The catalogue, or `InvalidCatalogue`: never run on a half-loaded catalogue."""
+    check_default_root(root)
+    catalogue = load_catalogue(root, rulesets)
+    if catalogue.errors:
+        raise InvalidCatalogue(catalogue.errors)
     return catalogue
 
 

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import conformance
-from conformance._catalogue import Case, Catalogue, load_catalogue
+from conformance._catalogue import Case, Catalogue
 from conformance._engine import Engine
-from conformance._errors import InvalidCatalogue
 from conformance._knownfail import KnownFailures, Pin
 from conformance._loading import load_engine
 from conformance._properties import Property
@@ -45,30 +44,6 @@ class RunConfig:
     jobs: int = 1                         # processes for the main run and for mutation
     update_known_failures: bool = False   # re-pin the known-failures file to this catalogue
     fail_under: float | None = None       # exit 1 below this percent of seed rules checked
-
-
-def check_default_root(root: Path | None) -> None:
-    """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
-    not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
-    it, rather than a run of nothing."""
-    from conformance._errors import UsageError
-
-    here = Path.cwd() / "cases"
-    if root is None and here.is_dir() and not any(
-            p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
-        raise UsageError(
-            f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
-            "it was picked because it is in the current folder: pass --cases DIR "
-            "(e.g. the suite's own cases/ folder), or run from another folder")
-
-
-def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catalogue:
-    """The catalogue, or `InvalidCatalogue`: never run on a half-loaded catalogue."""
-    check_default_root(root)
-    catalogue = load_catalogue(root, rulesets)
-    if catalogue.errors:
-        raise InvalidCatalogue(catalogue.errors)
-    return catalogue
 
 
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,

@@ -515,8 +515,7 @@ def _json(value: Any) -> str:
 
 # -- validate -------------------------------------------------------------------
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from conformance._catalogue import load_catalogue
-    from conformance._certify import check_default_root
+    from conformance._catalogue import check_default_root, load_catalogue
 
     check_default_root(args.cases)
     check_rulesets(args.cases, args.ruleset)
@@ -580,9 +579,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         rows = [r for r in _read_report(_report_path(args.report))["rules"]
                 if not args.ruleset or r["ruleset"] in args.ruleset]
     else:
-        from conformance._catalogue import load_catalogue
-        from conformance._certify import check_default_root, rule_rows
-        from conformance._properties import properties_for
+        from conformance._catalogue import check_default_root, load_catalogue
+        from conformance._certify import rule_rows
+        from conformance._discovery import properties_for
         from conformance._runner import Selection
 
         check_default_root(args.cases)

@@ -210,3 +210,14 @@ def _checked_engine_pack(name: str, module_name: str, origin: str) -> ModuleType
         raise error(f"says RULESET = {declared!r}",
                     f"register it under its own ruleset name ('{declared} = {module_name}')")
     return module
+
+
+def properties_for(ruleset: str) -> list[Property]:
+    """The properties a ruleset's installed pack declares (``PROPERTIES``).
+
+    A ruleset no pack registers (a folder of an explicit ``--cases`` catalogue
+    only) has none; an installed pack without ``PROPERTIES`` is a
+    `PackError` naming the pack and the fix.
+    """
+    pack = find_ruleset(ruleset)
+    return [] if pack is None else pack.properties()

@@ -84,25 +84,29 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
 
 
 def _run_one(suite: Suite, profile: Profile, mutant: dict[str, Any]) -> dict[str, Any]:
-    from conformance._certify import RunConfig, certify
+    """Run the items tagged with the mutant's rules against it: results, not a report."""
+    from conformance._loading import load_engine
+    from conformance._runner import Runner
 
-    config = RunConfig(
-        engine_spec=f"reference:{mutant['name']}", profile=profile,
-        cases_root=suite.catalogue.root,
-        selection=Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]))
-    report = certify(config, suite=suite)
-    if not report["complete"]:
-        raise KeyboardInterrupt
-    killers = [r for r in report["results"]
-               if r["status"] == "fail" and r["basis"] != "reference"]
-    tagged = {rule for r in killers for rule in r["rules"]}
+    spec = f"reference:{mutant['name']}"
+    engine = load_engine(spec, timeout=profile.timeout)
+    runner = Runner(suite.catalogue, engine, spec, profile,
+                    Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
+                    reference=lambda: load_engine("reference"), properties=suite.properties)
+    try:
+        runner.handshake()
+        results = list(runner.results())
+    finally:
+        engine.close()
+    killers = [r for r in results if r.status == "fail" and r.basis != "reference"]
+    tagged = {rule for r in killers for rule in r.rules}
     return {"name": mutant["name"], "ruleset": mutant["ruleset"],
             "rules": mutant["rules"], "killed": bool(killers),
-            "killed_by": [r["id"] for r in killers],
+            "killed_by": [r.id for r in killers],
             "killed_for": [rule for rule in mutant["rules"] if rule in tagged],
             # caught by an item the certification rests on: an engine with this
             # bug cannot certify `pass` (a reading's or context's kill cannot say so)
-            "certified": any(r["basis"] == "seed" for r in killers)}
+            "certified": any(r.basis == "seed" for r in killers)}
 
 
 #: What forked workers inherit: the loaded suite and the profile.

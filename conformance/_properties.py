@@ -190,16 +190,3 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] 
                         exhaustive=exhaustive)
 
     return decorate
-
-
-def properties_for(ruleset: str) -> list[Property]:
-    """The properties a ruleset's installed pack declares (``PROPERTIES``).
-
-    A ruleset no pack registers (a folder of an explicit ``--cases`` catalogue
-    only) has none; an installed pack without ``PROPERTIES`` is a
-    `conformance._discovery.PackError` naming the pack and the fix.
-    """
-    from conformance import _discovery
-
-    pack = _discovery.find_ruleset(ruleset)
-    return [] if pack is None else pack.properties()

@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, Phase
 from hypothesis.errors import Unsatisfiable
 
 from conformance._catalogue import Case, Catalogue, Rule, default_root
+from conformance._discovery import properties_for
 from conformance._engine import Engine, EngineFault, EngineTimeout, Unsupported
 from conformance._matching import match_step, needs_state
 from conformance._properties import (
@@ -43,7 +44,6 @@ from conformance._properties import (
     Play,
     Property,
     Violation,
-    properties_for,
 )
 from conformance._protocol import json_copy
 from conformance._results import Mismatch, Result

@@ -12,9 +12,10 @@ import dataclasses
 import fnmatch
 from pathlib import Path
 
-from conformance._catalogue import Catalogue
+from conformance._catalogue import Catalogue, load_valid_catalogue
+from conformance._discovery import properties_for
 from conformance._errors import UsageError
-from conformance._properties import Property, properties_for
+from conformance._properties import Property
 from conformance._runner import Selection
 
 
@@ -26,8 +27,6 @@ class Suite:
     @classmethod
     def load(cls, root: Path | None, rulesets: list[str] | None) -> Suite:
         """The valid catalogue under ``root`` and its rulesets' properties."""
-        from conformance._certify import load_valid_catalogue
-
         catalogue = load_valid_catalogue(root, rulesets)
         return cls(catalogue, [p for rs in catalogue.rulesets for p in properties_for(rs)])
 

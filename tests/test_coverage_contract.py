@@ -16,9 +16,13 @@ import json
 import pytest
 
 from conformance._catalogue import load_catalogue
-from conformance._discovery import find_ruleset, reference_engine_names, ruleset_names
+from conformance._discovery import (
+    find_ruleset,
+    properties_for,
+    reference_engine_names,
+    ruleset_names,
+)
 from conformance._mutation import list_mutants
-from conformance._properties import properties_for
 
 CATALOGUE = load_catalogue()
 RULESETS = ruleset_names()
