@@ -179,8 +179,6 @@ def best_error(value: Any, *parts: str, entry: str | None = None
     return best_match(validator(*parts, entry=entry).iter_errors(value))
 
 
-
-
 def named(value: Any, *parts: str, entry: str | None, refs: frozenset[str]
           ) -> list[tuple[str, str]]:
     """The strings in a *valid* ``value`` that the schema reads through one of ``refs``

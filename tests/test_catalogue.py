@@ -152,32 +152,6 @@ def test_bundled_catalogue_is_valid_and_fully_covered():
     assert not catalogue.uncovered(), [r.id for r in catalogue.uncovered()]
 
 
-VISION = Path(__file__).parent.parent / "cases" / "vision"
-
-
-@pytest.mark.parametrize(("old", "new", "where"), [
-    ("  p2:\n    field: [{id: t1,", "  p2:\n    feild: [{id: t1,", "setup/p2"),
-    ("do: {play: s1,", "do: {plya: s1,", "steps/0/do"),
-    ("cards: {t1: {damage: 4}}", "cards: {t1: {damge: 4}}", "steps/0/expect/cards/t1"),
-    ("amount: X}}]", "amount: X, extra: 1}}]", "setup/p1/hand/0/texts/0/effect/0"),
-])
-def test_words_outside_the_vocabulary_are_caught_with_line(tmp_path, old, new, where):
-    folder = tmp_path / "vision"
-    folder.mkdir()
-    shutil.copy(VISION / "rules.yaml", folder / "rules.yaml")
-    text = (VISION / "qa-269-x-equals-nodes-paid.yaml").read_text("utf-8")
-    assert old in text
-    (folder / "typo.yaml").write_text(text.replace(old, new), "utf-8")
-    errors = [str(e) for e in load_catalogue(tmp_path).errors]
-    assert len(errors) == 1, errors
-    assert errors[0].startswith(str(folder / "typo.yaml") + ":")
-    assert where in errors[0] and "vision vocabulary" in errors[0]
-    assert "docs/rulesets/vision.md" in errors[0]
-
-
-MTG = Path(__file__).parent.parent / "cases" / "mtg"
-
-
 def copy_case(tmp_path, ruleset, name, *edits):
     """One bundled case, edited, alone in a catalogue under tmp_path; its errors."""
     source = Path(__file__).parent.parent / "cases" / ruleset
@@ -190,6 +164,20 @@ def copy_case(tmp_path, ruleset, name, *edits):
         text = text.replace(old, new)
     (folder / "edited.yaml").write_text(text, "utf-8")
     return [str(e) for e in load_catalogue(tmp_path).errors]
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ("  p2:\n    field: [{id: t1,", "  p2:\n    feild: [{id: t1,", "setup/p2"),
+    ("do: {play: s1,", "do: {plya: s1,", "steps/0/do"),
+    ("cards: {t1: {damage: 4}}", "cards: {t1: {damge: 4}}", "steps/0/expect/cards/t1"),
+    ("amount: X}}]", "amount: X, extra: 1}}]", "setup/p1/hand/0/texts/0/effect/0"),
+])
+def test_words_outside_the_vocabulary_are_caught_with_line(tmp_path, old, new, where):
+    errors = copy_case(tmp_path, "vision", "qa-269-x-equals-nodes-paid.yaml", (old, new))
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(str(tmp_path / "vision" / "edited.yaml") + ":")
+    assert where in errors[0] and "vision vocabulary" in errors[0]
+    assert "docs/rulesets/vision.md" in errors[0]
 
 
 @pytest.mark.parametrize(("edit", "where"), [

@@ -17,7 +17,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-import yaml
+
+from conformance._catalogue import Catalogue, load_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"
@@ -56,22 +57,19 @@ def rows(ruleset: str) -> tuple[Row, ...]:
 
 
 @cache
+def catalogue(ruleset: str) -> Catalogue:
+    return load_catalogue(CASES, [ruleset])
+
+
 def index(ruleset: str) -> dict[str, str]:
     """rule id -> kind."""
-    rules = yaml.safe_load((CASES / ruleset / "rules.yaml").read_text("utf-8"))["rules"]
-    return {r["id"]: r["kind"] for r in rules}
+    return {rule.id: rule.kind for rule in catalogue(ruleset).rules.values()}
 
 
-@cache
 def case_rules(ruleset: str) -> dict[str, set[str]]:
     """case id without the ruleset prefix -> the rules it is tagged with."""
-    found = {}
-    for path in (CASES / ruleset).glob("*.yaml"):
-        if path.name == "rules.yaml":
-            continue
-        case = yaml.safe_load(path.read_text("utf-8"))
-        found[case["id"].removeprefix(f"{ruleset}/")] = set(case["rules"])
-    return found
+    return {case.id.removeprefix(f"{ruleset}/"): set(case.rules)
+            for case in catalogue(ruleset).cases}
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
