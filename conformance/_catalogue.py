@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import yaml
 
@@ -78,6 +78,8 @@ class Case:
     path: str
     line: int
     step_lines: tuple[int, ...] = ()   # line of each step's `do`, for "defined at"
+    #: a case is judged against the seed, never against the reference engine (cf. Property)
+    compares_reference: ClassVar[bool] = False
 
 
 @dataclasses.dataclass

@@ -16,7 +16,7 @@ from typing import Any
 
 import conformance
 from conformance._catalogue import Case, Catalogue
-from conformance._engine import Engine
+from conformance._engine import Connection
 from conformance._knownfail import KnownFailures, Pin
 from conformance._loading import load_engine
 from conformance._properties import Property
@@ -40,7 +40,9 @@ class RunConfig:
     engine_options: dict[str, Any] = dataclasses.field(default_factory=dict)
     strict_readings: bool = False         # readings and context entries count too
     allow_no_verdict: bool = False        # a run where nothing passed or failed exits 0
-    mutation: bool = False                # also run the reference engine's mutants
+    mutation: bool = False                # also run the engine's own mutants
+    all_kills: bool = False               # run every item against every mutant (full killed_by)
+    mutant: str | None = None             # certify the engine behaving as this mutant
     jobs: int = 1                         # processes for the main run and for mutation
     update_known_failures: bool = False   # re-pin the known-failures file to this catalogue
     fail_under: float | None = None       # exit 1 below this percent of seed rules checked
@@ -69,15 +71,18 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         on_start(catalogue)
     known = KnownFailures.read(config.known_failures) if config.known_failures else None
     timeout = config.timeout or config.profile.timeout
-    engine = load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
+    engine = load_engine(config.engine_spec, timeout=timeout, mutant=config.mutant,
+                         **config.engine_options)
     runner = Runner(catalogue, engine, config.engine_spec, config.profile, config.selection,
                     reference=lambda: load_engine("reference"), properties=suite.properties)
-    if on_plan is not None:  # how many items each phase has, for progress bars
+    mutants = 0
+    if config.mutation:   # an engine that lists no mutants is a usage error, before the run
         from conformance._mutation import list_mutants
 
+        mutants = len(list_mutants(config.selection.rulesets, config.engine_spec))
+    if on_plan is not None:  # how many items each phase has, for progress bars
         on_plan({"cases": len(runner.cases()), "properties": len(runner.properties()),
-                 "mutants": len(list_mutants(config.selection.rulesets))
-                 if config.mutation else 0})
+                 "mutants": mutants})
     started = datetime.datetime.now(datetime.UTC)
     began = time.perf_counter()
     results: list[Result] = []
@@ -95,7 +100,15 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
 
             mutation = {"mutants": [], "score": 1.0, "certified_score": 1.0}
             run_mutants(suite, config.selection.rulesets, config.profile,
-                        into=mutation, on_mutant=on_mutant, jobs=config.jobs)
+                        into=mutation, on_mutant=on_mutant, jobs=config.jobs,
+                        engine_spec=config.engine_spec, engine_options=config.engine_options,
+                        all_kills=config.all_kills)
+            broken = [m for m in mutation["mutants"] if "error" in m]
+            if broken:
+                problems.append({"kind": "mutant", "message":
+                                 f"{len(broken)} of {len(mutation['mutants'])} mutants could not "
+                                 f"run, so none of them counts as killed; the first: "
+                                 f"{broken[0]['name']}: {broken[0]['error']}"})
     except KeyboardInterrupt:
         complete = False
         problems.append({"kind": "interrupted",
@@ -124,8 +137,9 @@ def _main_run(runner: Runner, config: RunConfig, timeout: float) -> Iterator[Res
         return
     from conformance._parallel import parallel_results
 
-    def make_engine() -> Engine:
-        return load_engine(config.engine_spec, timeout=timeout, **config.engine_options)
+    def make_engine() -> Connection:
+        return load_engine(config.engine_spec, timeout=timeout, mutant=config.mutant,
+                           **config.engine_options)
 
     yield from parallel_results(runner, make_engine, config.jobs)
 

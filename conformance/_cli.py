@@ -95,7 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=helptext, description=helptext)
         p.add_argument("--engine", required=True,
-                       help="reference | reference:MUTANT | python:pkg.mod:factory | cmd:<command>")
+                       help="NAME[:MUTANT] (a registered engine, e.g. reference) | "
+                            "python:pkg.mod:factory | cmd:<command>")
+        p.add_argument("--mutant", metavar="NAME",
+                       help="certify the engine behaving as one of the mutants it lists "
+                            "(`conformance mutants --engine SPEC`)")
         p.add_argument("--out", type=Path, help="folder for report.json, report.md, junit.xml, "
                                                 "report.html, badge.json")
         _catalogue_options(p)
@@ -117,8 +121,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="ids expected to fail (one per line); a listed item that passes "
                             "is reported")
         p.add_argument("--mutation", action="store_true",
-                       help="also run every mutant of the reference engine and add the "
-                            "mutation score to the report (reference engine only)")
+                       help="also run every mutant the engine lists (its hello's "
+                            "capabilities.mutants) and add the mutation score to the report")
+        p.add_argument("--all-kills", action="store_true",
+                       help="with --mutation: run every item against every mutant, so each "
+                            "row lists every item that kills it (slower)")
         p.add_argument("--strict-readings", action="store_true",
                        help="let items that rely on the catalogue's readings (and rules from "
                             "outside the seed) count toward the status and exit code")
@@ -203,9 +210,11 @@ def _parser() -> argparse.ArgumentParser:
                         "and badge.json")
     p.set_defaults(func=_cmd_merge)
 
-    p = sub.add_parser("mutants", help="list the reference engine's mutants, or run them "
+    p = sub.add_parser("mutants", help="list an engine's mutants, or run them "
                                        "(--run) and print which the suite kills")
     _catalogue_options(p)
+    p.add_argument("--engine", default="reference", metavar="SPEC",
+                   help="the engine whose mutants to list or run (default: reference)")
     p.add_argument("--run", action="store_true", help="run the suite against every mutant")
     p.add_argument("--profile", choices=sorted(PROFILES), default="quick")
     p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
@@ -243,9 +252,6 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         options["memory_limit_mb"] = args.memory_limit
     if args.max_reply_bytes:
         options["max_reply_bytes"] = args.max_reply_bytes
-    if args.mutation and args.engine.split(":", 1)[0] != "reference":
-        raise UsageError("--mutation measures the suite against the reference engine's mutants; "
-                         "use it with --engine reference")
     if args.update_known_failures and not args.known_failures:
         raise UsageError("--update-known-failures re-pins the file given with "
                          "--known-failures FILE; give that too")
@@ -256,6 +262,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        timeout=args.timeout, engine_options=options,
                        strict_readings=args.strict_readings,
                        allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
+                       all_kills=args.all_kills, mutant=args.mutant,
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under)
     progress = _Progress(quiet=args.quiet, together=args.jobs > 1)
@@ -752,7 +759,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
 
     check_rulesets(args.cases, args.ruleset)
     if not args.run:
-        for m in list_mutants(args.ruleset):
+        for m in list_mutants(args.ruleset, args.engine):
             print(f"{m['name']:32} {', '.join(m['rules'])}\n{'':32} {m['description']}")
         return ExitCode.OK
     from conformance._suite import Suite
@@ -763,7 +770,8 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         print(f"{row['name']:32} {mark:27} {', '.join(row['killed_by'][:3])}", file=sys.stderr)
 
     result = run_mutants(Suite.load(args.cases, args.ruleset), args.ruleset,
-                         get_profile(args.profile), on_mutant=show, jobs=args.jobs)
+                         get_profile(args.profile), on_mutant=show, jobs=args.jobs,
+                         engine_spec=args.engine, all_kills=True)
     survivors = [m for m in result["mutants"] if not m["killed"]]
     print(f"mutation score {result['score']:.2%}: {len(result['mutants']) - len(survivors)} of "
           f"{len(result['mutants'])} mutants killed; {result['certified_score']:.2%} caught by "

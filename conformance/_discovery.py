@@ -1,6 +1,6 @@
 """Where rulesets come from: packs found through entry points, in any distribution.
 
-Two entry-point groups (docs/rulesets/README.md):
+Three entry-point groups (docs/rulesets/README.md):
 
 - ``card_conformance.rulesets``: ruleset name -> the ruleset pack module.  It
   declares ``PROPERTIES``; its ``vocabulary.json`` lies beside it; its
@@ -8,6 +8,8 @@ Two entry-point groups (docs/rulesets/README.md):
   attribute names, else the ``cases/`` folder beside the module.
 - ``card_conformance.reference_engines``: ruleset name -> the reference-engine
   pack module, with ``RULESET``, ``MUTANTS`` and ``new_game(setup, mutant)``.
+- ``card_conformance.engines``: engine name -> ``module:factory`` of an engine
+  certified by name (``--engine reference``; any engine may register).
 
 The bundled vision, mtg and zatch register through the same groups
 (pyproject.toml), so the core knows no ruleset by name: everything that asks
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 RULESETS_GROUP = "card_conformance.rulesets"
 #: name -> the reference-engine pack module (RULESET, MUTANTS, new_game).
 REFERENCE_ENGINES_GROUP = "card_conformance.reference_engines"
+#: name -> ``module:factory`` of an engine certified by name (``--engine NAME``).
+ENGINES_GROUP = "card_conformance.engines"
 VOCABULARY = "vocabulary.json"
 HOW_TO = "docs/rulesets/README.md, 'A ruleset in its own distribution'"
 
@@ -69,6 +73,16 @@ def _origin(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
     where = f" (distribution {dist.name})" if dist is not None else ""
     return f"'{ep.name} = {ep.value}'{where}"
+
+
+def engine_names() -> list[str]:
+    """Every engine registered by name (``--engine NAME``), sorted."""
+    return sorted(_entry_points(ENGINES_GROUP))
+
+
+def engine_target(name: str) -> str:
+    """The ``module:factory`` a registered engine's entry point names."""
+    return _entry_points(ENGINES_GROUP)[name].value
 
 
 def ruleset_names() -> list[str]:

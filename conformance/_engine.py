@@ -28,7 +28,12 @@ class Engine(Protocol):
     """
 
     def hello(self) -> dict[str, Any]:
-        """Return ``{"name", "version", "rulesets": [...], "capabilities": {...}}``."""
+        """Return ``{"name", "version", "rulesets": [...], "capabilities": {...}}``.
+
+        An engine that lists mutants (``capabilities.mutants``) is also asked
+        ``hello(mutant=NAME)``: from then on it behaves as that mutant and its
+        hello says so in ``capabilities.mutant`` (docs/protocol.md, "Mutants").
+        """
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         """Set up a fresh game of ``ruleset`` from a canonical setup.
@@ -57,36 +62,67 @@ Step = tuple[dict[str, Any], bool]
 Outcome = tuple[dict[str, Any], "dict[str, Any] | None"]
 
 
-def play(engine: Engine, ruleset: str, setup: dict[str, Any],
-         steps: Sequence[Step]) -> list[Outcome]:
-    """A fresh game of ``ruleset`` and every step played on it, in order.
+class Connection:
+    """An engine as the runner reaches it: in-process (`conformance._loading`) or a
+    subprocess (`conformance._subprocess`), the same interface either way.
 
-    One round trip on an engine that ``batches`` (a subprocess whose hello
-    offers the ``play`` capability, docs/protocol.md), otherwise ``start``,
-    then ``act`` and, where wanted, ``observe`` per step.  Either way the
-    first `Unsupported` or `EngineFault` is raised.
+    The runner only calls `hello`, `play` and `close`.  `play` is the one way a
+    game is played; by default it is `start`, then `act` (and, where a step
+    wants it, `observe`) per step, which a connection may do in fewer round
+    trips (a subprocess that offers ``play``).
     """
-    if getattr(engine, "batches", False):
-        outcomes: list[Outcome] = engine.play(ruleset, setup, steps)  # type: ignore[attr-defined]
+
+    def hello(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def observe(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def play(self, ruleset: str, setup: dict[str, Any], steps: Sequence[Step]) -> list[Outcome]:
+        """A fresh game of ``ruleset`` and every step played on it, in order.
+
+        The first `Unsupported` or `EngineFault` is raised carrying what was
+        played before it (``played``) and the step it stopped at (``step``,
+        1-based; None when ``start`` refused the board), so a caller can still
+        judge the steps that were answered.
+        """
+        outcomes: list[Outcome] = []
+        started = False
+        try:
+            self.start(ruleset, setup)
+            started = True
+            for action, wanted in steps:
+                reply = self.act(action)
+                outcomes.append((reply, self.observe() if wanted else None))
+        except (Unsupported, EngineFault) as exc:
+            exc.played, exc.step = outcomes, len(outcomes) + 1 if started else None
+            raise
         return outcomes
-    return play_stepwise(engine, ruleset, setup, steps)
 
 
-def play_stepwise(engine: Engine, ruleset: str, setup: dict[str, Any],
-                  steps: Sequence[Step]) -> list[Outcome]:
-    """`play` one request at a time (what every engine answers)."""
-    engine.start(ruleset, setup)
-    # an engine that would bring the state along with every act (the subprocess
-    # adapter) is told which steps do not want it
-    blind = getattr(engine, "act_without_state", engine.act)
-    outcomes: list[Outcome] = []
-    for action, wanted in steps:
-        reply = (engine.act if wanted else blind)(action)
-        outcomes.append((reply, engine.observe() if wanted else None))
-    return outcomes
+class _Stopped(ConformanceError):
+    """What a `Connection.play` that stopped early says about where."""
+
+    #: the outcomes of the steps answered before the stop
+    played: list[Outcome]
+    #: the step being played (1-based), None when the board was refused
+    step: int | None
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.played, self.step = [], None
 
 
-class Unsupported(ConformanceError):
+class Unsupported(_Stopped):
     """Raised by an engine for a setup or action it does not model.
 
     The case is recorded as *skipped* with this reason, never as failed.
@@ -97,7 +133,7 @@ class Unsupported(ConformanceError):
         self.reason = reason
 
 
-class EngineFault(ConformanceError):
+class EngineFault(_Stopped):
     """The engine misbehaved: crashed, hung, broke the protocol or raised.
 
     The case in progress is recorded as *errored* with ``message`` and the
@@ -136,3 +172,16 @@ class ProtocolViolation(EngineFault):
 
 class EngineReportedError(EngineFault):
     """The engine caught an error itself and said so (an explicit error reply)."""
+
+
+def check_mutant_echo(info: dict[str, Any], mutant: str | None, label: str) -> None:
+    """An engine asked to be a mutant must say it is that mutant: otherwise its
+    results would be scored as the mutant's while it plays unbroken."""
+    if mutant is None:
+        return
+    echoed = info.get("capabilities", {}).get("mutant")
+    if echoed != mutant:
+        raise ProtocolViolation(
+            f"{label} was asked to behave as mutant {mutant!r} but its hello says "
+            f"capabilities.mutant = {echoed!r}; echo the mutant it was asked for "
+            "(docs/protocol.md, 'Mutants')")

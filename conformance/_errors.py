@@ -46,6 +46,17 @@ class UsageError(ConformanceError):
     """The command line or API call itself is wrong (bad --engine spec, ...)."""
 
 
+def did_you_mean(name: str, names: list[str]) -> str:
+    """``"; did you mean 'a' or 'b'?"`` for the closest of ``names``, else ``""``:
+    a typo is answered with the names it was probably meant to be, not a list of all."""
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+
+
 class ExitCode(enum.IntEnum):
     """What `conformance` exits with.  Documented in docs/cli.md."""
 

@@ -1,12 +1,17 @@
-"""Turn an ``--engine`` spec into an `Engine`.
+"""Turn an ``--engine`` spec into a `Connection`: the registry of connection kinds.
 
 Specs:
-  ``reference``                   the bundled reference engine, in-process
-  ``reference:MUTANT``            the reference engine with one rule broken
-                                  (``conformance mutants`` lists them)
+  ``NAME``                        an engine registered in the entry-point group
+                                  ``card_conformance.engines`` (the bundled reference
+                                  engine registers there as any engine would), in-process
+  ``NAME:MUTANT``                 that engine behaving as one of the mutants its hello
+                                  lists (``conformance mutants --engine NAME``)
   ``python:package.module:factory`` call ``factory()`` in-process
   ``cmd:<command line>``          a subprocess speaking JSON Lines (docs/protocol.md);
                                   split with shlex, never run through a shell
+
+Any kind can be asked for a mutant (``mutant=``, the CLI's ``--mutant``): the
+hello request carries its name and the engine echoes it (docs/protocol.md, "Mutants").
 """
 
 from __future__ import annotations
@@ -15,51 +20,88 @@ import contextlib
 import importlib
 import shlex
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from conformance import _protocol
+from conformance._discovery import engine_names, engine_target
 from conformance._engine import (
     AdapterRaised,
-    Engine,
+    Connection,
     EngineFault,
     ProtocolViolation,
     Unsupported,
+    check_mutant_echo,
 )
-from conformance._errors import UsageError
-from conformance._protocol import json_copy, json_view
+from conformance._errors import UsageError, did_you_mean
+from conformance._protocol import json_copy
 
 SPEC_HELP = (
-    "use 'reference', 'reference:MUTANT', 'python:package.module:factory' "
+    "use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
     "or 'cmd:<command line>'"
 )
 
 
-def load_engine(spec: str, *, timeout: float = 10.0, **subprocess_options: Any) -> Engine:
-    """The engine named by ``spec``, wrapped so every fault is an `EngineFault`."""
+def load_engine(spec: str, *, timeout: float = 10.0, mutant: str | None = None,
+                **subprocess_options: Any) -> Connection:
+    """The engine named by ``spec`` (as ``mutant``, when given), wrapped so every fault
+    is an `EngineFault`.  A mutant is checked against the engine's listing first, so a
+    typo is a usage error naming the closest names, not a run of errors."""
+    make, named = _kind(spec, timeout, subprocess_options)
+    if named is not None:
+        if mutant is not None and mutant != named:
+            raise UsageError(f"--engine {spec!r} names mutant {named!r} and --mutant names "
+                             f"{mutant!r}; name one")
+        mutant = named
+    if mutant is not None:
+        names = [m["name"] for m in list_mutants(make(None), spec)]
+        if mutant not in names:
+            raise UsageError(f"--engine {spec!r}: no mutant {mutant!r}"
+                             f"{did_you_mean(mutant, names)}; `conformance mutants --engine "
+                             f"{spec.partition(':')[0] if named else spec}` lists them")
+    return make(mutant)
+
+
+def connect(spec: str, mutant: str | None = None, *, timeout: float = 10.0,
+            **subprocess_options: Any) -> Connection:
+    """`load_engine` for a mutant already known to be listed (mutation analysis)."""
+    make, named = _kind(spec, timeout, subprocess_options)
+    return make(mutant if mutant is not None else named)
+
+
+def _kind(spec: str, timeout: float, options: dict[str, Any]
+          ) -> tuple[Callable[[str | None], Connection], str | None]:
+    """How to connect to ``spec`` (given a mutant or None), and the mutant it names."""
     kind, _, rest = spec.partition(":")
-    if kind == "reference":
-        factory = _import_factory("reference_engine:create_engine")
-        if rest:
-            # the mutants are what the reference engine lists in its hello
-            plain = InProcessEngine(factory, kind)
-            names = [m["name"] for m in mutants_of(plain.hello(), kind)]
-            plain.close()
-            if rest not in names:
-                raise UsageError(f"--engine {spec!r}: no mutant {rest!r}; valid mutants: "
-                                 f"{', '.join(names)}")
-        return InProcessEngine(lambda: factory(mutant=rest or None), spec)
     if kind == "python":
         if not rest:
             raise UsageError(f"--engine {spec!r}: no factory named; {SPEC_HELP}")
-        return InProcessEngine(_import_factory(rest), spec)
+        factory = _import_factory(rest)
+        return lambda mutant: InProcessEngine(factory, spec, mutant), None
     if kind == "cmd":
         argv = shlex.split(rest)
         if not argv:
             raise UsageError(f"--engine {spec!r}: empty command; {SPEC_HELP}")
         from conformance._subprocess import SubprocessEngine
 
-        return SubprocessEngine(argv, timeout=timeout, **subprocess_options)
-    raise UsageError(f"--engine {spec!r}: unknown kind {kind!r}; {SPEC_HELP}")
+        return lambda mutant: SubprocessEngine(argv, timeout=timeout, mutant=mutant,
+                                               **options), None
+    if kind in engine_names():
+        factory = _import_factory(engine_target(kind))
+        return lambda mutant: InProcessEngine(factory, kind, mutant), rest or None
+    known = ", ".join(engine_names()) or "none"
+    raise UsageError(f"--engine {spec!r}: unknown kind {kind!r} (neither python:, cmd: nor "
+                     "a registered engine)"
+                     f"{did_you_mean(kind, [*engine_names(), 'python', 'cmd'])}; {SPEC_HELP} "
+                     f"(registered engines: {known})")
+
+
+def list_mutants(engine: Connection, spec: str) -> list[dict[str, Any]]:
+    """The mutants ``engine`` lists in its hello (closed after asking)."""
+    try:
+        return mutants_of(engine.hello(), spec)
+    finally:
+        engine.close()
 
 
 def mutants_of(hello: dict[str, Any], spec: str) -> list[dict[str, Any]]:
@@ -69,7 +111,8 @@ def mutants_of(hello: dict[str, Any], spec: str) -> list[dict[str, Any]]:
     mutants = hello.get("capabilities", {}).get("mutants")
     if mutants is None:
         raise UsageError(f"engine {spec!r} lists no mutants (no capabilities.mutants in its "
-                         "hello; docs/protocol.md, 'Mutants')")
+                         "hello), so there is nothing for --mutation to run; an engine offers "
+                         "mutants as docs/protocol.md, 'Mutants', describes")
     return list(mutants)
 
 
@@ -87,30 +130,34 @@ def _import_factory(target: str) -> Any:
         raise UsageError(f"module {module_name!r} has no {attr!r}") from None
 
 
-class InProcessEngine:
+class InProcessEngine(Connection):
     """Wraps a Python engine so its exceptions and garbage become `EngineFault`s.
 
     The engine is created lazily and re-created after it raised, which is the
-    in-process counterpart of restarting a crashed subprocess.
+    in-process counterpart of restarting a crashed subprocess.  With a
+    ``mutant``, each new engine object is asked ``hello(mutant=NAME)`` first.
     """
 
-    def __init__(self, factory: Any, spec: str) -> None:
+    def __init__(self, factory: Any, spec: str, mutant: str | None = None) -> None:
         self._factory = factory
         self._spec = spec
+        self._mutant = mutant
         self._engine: Any = None
-
-    #: One call, one answer: there is no ``play`` that would save anything in-process.
-    batches = False
+        self._info: dict[str, Any] | None = None
 
     def _get(self) -> Any:
         if self._engine is None:
-            self._engine = self._call(self._factory)
+            engine = self._call(self._factory)
+            if self._mutant is not None:
+                self._info = self._answer("hello", engine.hello, mutant=self._mutant)
+                check_mutant_echo(self._info, self._mutant, f"engine {self._spec!r}")
+            self._engine = engine
         return self._engine
 
-    def _call(self, fn: Any, *args: Any) -> Any:
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """``fn(*args)``, an exception it raises turned into `AdapterRaised`."""
         try:
-            return fn(*args)
+            return fn(*args, **kwargs)
         except (Unsupported, EngineFault):
             raise
         except Exception as exc:  # an engine bug is a result, not a harness crash
@@ -123,12 +170,11 @@ class InProcessEngine:
     # sees exactly what a subprocess would (and cannot change the catalogue), and
     # the runner compares exactly what a subprocess would have answered.
 
-    def _answer(self, cmd: str, fn: Any, *args: Any, keep: bool = True) -> Any:
-        """``fn(*args)`` as it would come over the wire, checked; ``keep=False``
-        when the caller is done with it before the engine's next call (`glance`)."""
-        answer = self._call(fn, *args)
+    def _answer(self, cmd: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args)`` as it would come over the wire, checked."""
+        answer = self._call(fn, *args, **kwargs)
         try:
-            copied = json_copy(answer) if keep else json_view(answer)
+            copied = json_copy(answer)
         except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: a cycle
             raise ProtocolViolation(
                 f"{fn.__name__}() answered something that is not JSON data: {exc}; "
@@ -136,26 +182,22 @@ class InProcessEngine:
         return _protocol.check_answer(cmd, copied)
 
     def hello(self) -> dict[str, Any]:
-        return self._answer("hello", self._get().hello)
+        engine = self._get()
+        if self._info is not None:   # asked already, with the mutant
+            return dict(self._info)
+        info: dict[str, Any] = self._answer("hello", engine.hello)
+        return info
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self._call(self._get().start, ruleset, json_copy(setup))
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        return self._answer("act", self._get().act, json_copy(action))
-
-    #: The state is copied only when asked for, so there is nothing to leave out.
-    act_without_state = act
+        answer: dict[str, Any] = self._answer("act", self._get().act, json_copy(action))
+        return answer
 
     def observe(self) -> dict[str, Any]:
-        return self._answer("observe", self._get().observe)
-
-    def glance(self) -> dict[str, Any]:
-        """`observe`, for a caller that reads the state before the engine's next call
-        and copies whatever it keeps (`Runner.run_case`): the engine's own answer,
-        checked, when it is plain JSON data already.  The state is most of what a
-        case run copies, and is only read once."""
-        return self._answer("observe", self._get().observe, keep=False)
+        state: dict[str, Any] = self._answer("observe", self._get().observe)
+        return state
 
     def close(self) -> None:
         if self._engine is not None:

@@ -1,24 +1,30 @@
-"""Mutation analysis: does the suite catch the reference engine with one rule broken?
+"""Mutation analysis: does the suite catch the engine with one rule broken?
 
-Each mutant of the reference engine names the rule ids it breaks.  A mutant is
-*killed* when at least one case or property tagged with one of those rules
-*fails* against it (and killed *for* each of its rules that a failing item is
-tagged with: a rule's row counts only those), and that item is one a verdict may rest on (not a
-comparison with the reference engine, which a mutant of the reference engine
-fails by construction).  An engine error does not count: a crash is not a
-verdict on the rule.  The mutants are what the engine lists in its ``hello``
-reply (the ``mutants`` capability, docs/protocol.md); each is run through the
-same adapter as any engine, selected as ``<spec>:<name>`` (``reference:NAME``).
+An engine may list *mutants* in its hello (the ``mutants`` capability,
+docs/protocol.md): itself with one rule broken, each naming the rule ids it
+breaks.  Each mutant is run through the same connection as the engine (its
+name carried in the hello request), against the items tagged with those
+rules.  A mutant is *killed* when such an item *fails* against it, *for* each
+of its rules a failing item is tagged with (a rule's row counts only those),
+and *caught by the certification* when a failing item has basis seed.  An
+engine error is not a kill (a crash is not a verdict on the rule), nor is a
+difference from the reference engine (a mutant of it differs by construction),
+so those items are not run.
+
+Once a mutant is caught by the certification and killed for every rule an item
+left to run could add, the rest of its items would change nothing but the list
+of killers: they are left out unless ``all_kills`` asks for that whole list.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from conformance._parallel import leave_interrupts_to_parent
-from conformance._runner import Selection
+from conformance._runner import Selection, check_stop
 from conformance._settings import Profile
 
 if TYPE_CHECKING:
@@ -28,22 +34,22 @@ if TYPE_CHECKING:
 def list_mutants(rulesets: list[str] | None = None,
                  engine_spec: str = "reference") -> list[dict[str, Any]]:
     """The mutants the engine lists in its hello (``capabilities.mutants``), of
-    ``rulesets`` (all when None): ``{"name", "ruleset", "rules", "description"}`` each."""
-    from conformance._loading import load_engine, mutants_of
+    ``rulesets`` (all when None): ``{"name", "ruleset", "rules", "description"}`` each.
+    An engine that lists none is a usage error saying so."""
+    from conformance._loading import connect
+    from conformance._loading import list_mutants as listed
 
-    engine = load_engine(engine_spec)
-    try:
-        mutants = mutants_of(engine.hello(), engine_spec)
-    finally:
-        engine.close()
+    mutants = listed(connect(engine_spec), engine_spec)
     return [m for m in mutants if not rulesets or m["ruleset"] in rulesets]
 
 
 def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 into: dict[str, Any] | None = None,
                 on_mutant: Callable[[dict[str, Any]], None] | None = None,
-                jobs: int = 1) -> dict[str, Any]:
-    """Run each mutant against the items tagged with the rules it breaks.
+                jobs: int = 1, engine_spec: str = "reference",
+                engine_options: dict[str, Any] | None = None,
+                all_kills: bool = False) -> dict[str, Any]:
+    """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
     The catalogue is the one in ``suite``, loaded once.  With ``jobs`` > 1 the
     mutants run in that many worker processes (forked, so each starts with the
@@ -55,8 +61,9 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
                                                              "certified_score": 1.0}
     rows: list[dict[str, Any]] = result["mutants"]
-    mutants = list_mutants(rulesets)
+    mutants = list_mutants(rulesets, engine_spec)
     order = {m["name"]: i for i, m in enumerate(mutants)}
+    job = _Job(suite, profile, engine_spec, engine_options or {}, all_kills)
 
     def record(row: dict[str, Any]) -> None:
         rows.append(row)
@@ -68,10 +75,10 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
 
     if jobs <= 1 or len(mutants) <= 1:
         for mutant in mutants:
-            record(_run_one(suite, profile, mutant))
+            record(job.run(mutant))
         return result
-    global _WORKER_STATE
-    _WORKER_STATE = (suite, profile)
+    global _WORKER_JOB
+    _WORKER_JOB = job
     context = multiprocessing.get_context("fork")
     with context.Pool(min(jobs, len(mutants)), initializer=leave_interrupts_to_parent) as pool:
         try:
@@ -83,36 +90,61 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     return result
 
 
-def _run_one(suite: Suite, profile: Profile, mutant: dict[str, Any]) -> dict[str, Any]:
-    """Run the items tagged with the mutant's rules against it: results, not a report."""
-    from conformance._loading import load_engine
-    from conformance._runner import Runner
+class _Job:
+    """What every mutant's run shares: the suite, the profile and how to connect."""
 
-    spec = f"reference:{mutant['name']}"
-    engine = load_engine(spec, timeout=profile.timeout)
-    runner = Runner(suite.catalogue, engine, spec, profile,
-                    Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
-                    reference=lambda: load_engine("reference"), properties=suite.properties)
-    try:
-        runner.handshake()
-        results = list(runner.results())
-    finally:
-        engine.close()
-    killers = [r for r in results if r.status == "fail" and r.basis != "reference"]
-    tagged = {rule for r in killers for rule in r.rules}
-    return {"name": mutant["name"], "ruleset": mutant["ruleset"],
-            "rules": mutant["rules"], "killed": bool(killers),
-            "killed_by": [r.id for r in killers],
-            "killed_for": [rule for rule in mutant["rules"] if rule in tagged],
-            # caught by an item the certification rests on: an engine with this
-            # bug cannot certify `pass` (a reading's or context's kill cannot say so)
-            "certified": any(r.basis == "seed" for r in killers)}
+    def __init__(self, suite: Suite, profile: Profile, engine_spec: str,
+                 engine_options: dict[str, Any], all_kills: bool) -> None:
+        self.suite, self.profile, self.spec = suite, profile, engine_spec
+        self.options, self.all_kills = engine_options, all_kills
+
+    def run(self, mutant: dict[str, Any]) -> dict[str, Any]:
+        """The mutant's row: the items tagged with its rules, run until nothing is left
+        that could change the row (see the module docstring)."""
+        from conformance._loading import connect
+        from conformance._runner import Runner
+
+        engine = connect(self.spec, mutant["name"], timeout=self.profile.timeout,
+                         **self.options)
+        runner = Runner(self.suite.catalogue, engine, self.spec, self.profile,
+                        Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
+                        properties=self.suite.properties)
+        rules = set(mutant["rules"])
+        killed_by: list[str] = []
+        killed_for: set[str] = set()
+        certified = False
+        deadline = time.monotonic() + self.profile.run_timeout
+        try:
+            runner.handshake()
+            for item in runner.items():
+                check_stop()
+                if item.compares_reference:
+                    continue   # a difference from the reference engine is never a kill
+                if (not self.all_kills and certified
+                        and not rules.intersection(item.rules) - killed_for):
+                    continue   # it could add a killer, not a caught rule
+                result = runner.run_item(item, deadline)
+                if result.status == "fail":
+                    killed_by.append(result.id)
+                    killed_for |= rules.intersection(result.rules)
+                    certified = certified or result.basis == "seed"
+        finally:
+            engine.close()
+        row = {"name": mutant["name"], "ruleset": mutant["ruleset"],
+               "rules": mutant["rules"], "killed": bool(killed_by), "killed_by": killed_by,
+               "killed_for": [rule for rule in mutant["rules"] if rule in killed_for],
+               # caught by an item the certification rests on: an engine with this
+               # bug cannot certify `pass` (a reading's or context's kill cannot say so)
+               "certified": certified}
+        if runner.handshake_error:
+            row["error"] = f"the mutant could not start: {runner.handshake_error}"
+        return row
 
 
-#: What forked workers inherit: the loaded suite and the profile.
-_WORKER_STATE: tuple[Suite, Profile] | None = None
+#: What forked workers inherit: the mutants' shared job.
+_WORKER_JOB: _Job | None = None
 
 
 def _run_in_worker(mutant: dict[str, Any]) -> dict[str, Any]:
-    assert _WORKER_STATE is not None
-    return _run_one(*_WORKER_STATE, mutant)
+    assert _WORKER_JOB is not None
+    return _WORKER_JOB.run(mutant)

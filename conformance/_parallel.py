@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from conformance._catalogue import Case
-from conformance._engine import Engine
+from conformance._engine import Connection
 from conformance._properties import Property
 from conformance._results import Result
 from conformance._runner import Runner, check_stop
@@ -31,7 +31,7 @@ from conformance._runner import Runner, check_stop
 Item = Case | Property
 
 
-def parallel_results(runner: Runner, make_engine: Callable[[], Engine],
+def parallel_results(runner: Runner, make_engine: Callable[[], Connection],
                      jobs: int) -> Iterator[Result]:
     """Yield the results of ``runner.items()`` as the workers finish them.
 
@@ -98,7 +98,7 @@ def leave_interrupts_to_parent() -> None:
 
 
 def _work(runner: Runner, items: list[Item], order: list[int], taken: Any, deadline: float,
-          make_engine: Callable[[], Engine], done: Any) -> None:
+          make_engine: Callable[[], Connection], done: Any) -> None:
     """One worker: its own engine, the next item in ``order`` until none is left."""
     leave_interrupts_to_parent()
     mine = runner.on(make_engine())

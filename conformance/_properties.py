@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from conformance._engine import Engine, Unsupported, play
+from conformance._engine import Connection, Unsupported
 from conformance._matching import event_matches
 from conformance._results import Mismatch
 
@@ -91,8 +91,8 @@ class NothingSupported(BaseException):
 class Play:
     """How a property's check drives engines: run a scenario, get a `Trace`."""
 
-    def __init__(self, engine: Engine, ruleset: str,
-                 reference: Callable[[], Engine] | None = None) -> None:
+    def __init__(self, engine: Connection, ruleset: str,
+                 reference: Callable[[], Connection] | None = None) -> None:
         self.engine = engine
         self.ruleset = ruleset
         self._reference_factory = reference
@@ -106,8 +106,8 @@ class Play:
             raise NothingSupported(self._unsupported[0])
         try:
             # one round trip where the engine offers play (docs/protocol.md)
-            outcomes = play(self.engine, self.ruleset, scenario["setup"],
-                            [(step["do"], True) for step in scenario["steps"]])
+            outcomes = self.engine.play(self.ruleset, scenario["setup"],
+                                        [(step["do"], True) for step in scenario["steps"]])
         except Unsupported as exc:
             self._unsupported.append(exc.reason)
             raise

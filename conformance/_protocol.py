@@ -295,7 +295,11 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
                 f"protocol mismatch: the harness speaks protocol {request['protocol']}, "
                 f"this server speaks {PROTOCOL_VERSION}; upgrade the older side"
             )
-        info = check_answer("hello", engine.hello())
+        # mutation analysis asks for a mutant by name; only an engine that lists
+        # mutants is asked, so `hello(mutant=...)` is not part of the `Engine` protocol
+        hello: Any = engine.hello
+        mutant = request.get("mutant")
+        info = check_answer("hello", hello(mutant=mutant) if mutant else hello())
         info["capabilities"] = {OBSERVE_IN_ACT: True, PLAY: True, **info["capabilities"]}
         return {**info, "protocol": PROTOCOL_VERSION}
     if cmd == "start":

@@ -37,7 +37,7 @@ from hypothesis.errors import Unsatisfiable
 
 from conformance._catalogue import Case, Catalogue, Rule, default_root
 from conformance._discovery import properties_for
-from conformance._engine import Engine, EngineFault, EngineTimeout, Unsupported
+from conformance._engine import Connection, EngineFault, Unsupported
 from conformance._matching import match_step, needs_state
 from conformance._properties import (
     NothingSupported,
@@ -45,7 +45,6 @@ from conformance._properties import (
     Property,
     Violation,
 )
-from conformance._protocol import json_copy
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._verdict import basis
@@ -157,9 +156,9 @@ HUNG_AFTER = 3
 
 
 class Runner:
-    def __init__(self, catalogue: Catalogue, engine: Engine, engine_spec: str,
+    def __init__(self, catalogue: Catalogue, engine: Connection, engine_spec: str,
                  profile: Profile, selection: Selection | None = None,
-                 reference: Callable[[], Engine] | None = None,
+                 reference: Callable[[], Connection] | None = None,
                  properties: list[Property] | None = None) -> None:
         self.catalogue = catalogue
         self._properties = properties
@@ -176,7 +175,7 @@ class Runner:
         self._cwd = os.getcwd()
         self._timeouts = 0   # items in a row that ended in a timeout
 
-    def on(self, engine: Engine) -> Runner:
+    def on(self, engine: Connection) -> Runner:
         """The same run on another engine (each ``--jobs`` worker starts its own)."""
         return Runner(self.catalogue, engine, self.engine_spec, self.profile, self.selection,
                       reference=self.reference, properties=self._properties)
@@ -248,8 +247,7 @@ class Runner:
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root,
                                           self._cwd, 0 if kind == "case" else self.profile.seed),
-                      basis=basis(item.rules, self.catalogue.rules,
-                                  getattr(item, "compares_reference", False)),
+                      basis=basis(item.rules, self.catalogue.rules, item.compares_reference),
                       **fields)
 
     def not_run(self, item: Case | Property, message: str) -> Result:
@@ -269,64 +267,30 @@ class Runner:
             return self._result(case, status="skip",
                                 message=f"engine does not claim ruleset {case.ruleset!r}")
         began = time.perf_counter()
-        if getattr(self.engine, "batches", False):
-            result = self._run_case_in_one(case, began)
-            if result is not None:
-                return result
-        step_no = 0
-        # An engine that would otherwise bring the state along with every act
-        # (the subprocess adapter) is told which steps assert nothing about it.
-        act, blind = self.engine.act, getattr(self.engine, "act_without_state", self.engine.act)
-        # An engine that can hand over its state without a copy (in-process) does
-        # so: it is matched at once, and `_failed` copies what a result keeps.
-        look = getattr(self.engine, "glance", self.engine.observe)
-        try:
-            self.engine.start(case.ruleset, case.setup)
-            for step_no, step in enumerate(case.steps, start=1):
-                expect = step.get("expect", {})
-                wanted = needs_state(expect)
-                reply = (act if wanted else blind)(step["do"])
-                state = look() if wanted else None
-                mismatches = match_step(expect, reply, state, f"step {step_no}")
-                if mismatches:
-                    return self._failed(case, step_no, mismatches, began)
-        except Unsupported as exc:
-            return self._result(case, status="skip", step=step_no or None,
-                                message=f"unsupported: {exc.reason}",
-                                duration=time.perf_counter() - began)
-        except EngineFault as exc:
-            return self._broke(case, exc, began, step_no or None)
-        return self._result(case, status="pass", duration=time.perf_counter() - began)
-
-    def _run_case_in_one(self, case: Case, began: float) -> Result | None:
-        """The case as one ``play`` request, judged step by step as `run_case` would.
-
-        None when the play was skipped or broke: the caller then replays the case
-        one request at a time, which names the step (and stops at an earlier
-        mismatch, as a case does).  A timeout is the result at once, as replaying
-        it would cost another timeout.
-        """
+        # the state is asked for only after the steps that assert something about it
         steps = [(step["do"], needs_state(step.get("expect", {}))) for step in case.steps]
+        stopped: Unsupported | EngineFault | None = None
         try:
-            outcomes = self.engine.play(case.ruleset, case.setup, steps)  # type: ignore[attr-defined]
-        except EngineTimeout as exc:
-            return self._broke(case, exc, began, None)
-        except (Unsupported, EngineFault):
-            return None
-        for step_no, (step, (reply, state)) in enumerate(zip(case.steps, outcomes, strict=True),
+            outcomes = self.engine.play(case.ruleset, case.setup, steps)
+        except (Unsupported, EngineFault) as exc:
+            # the steps answered before the stop are judged first: a wrong answer
+            # there is a failure whatever came after it
+            outcomes, stopped = exc.played, exc
+        for step_no, (step, (reply, state)) in enumerate(zip(case.steps, outcomes, strict=False),
                                                        start=1):
             mismatches = match_step(step.get("expect", {}), reply, state, f"step {step_no}")
             if mismatches:
-                return self._failed(case, step_no, mismatches, began)
+                return self._result(case, status="fail", step=step_no, mismatches=mismatches,
+                                    message=_first_line(mismatches),
+                                    duration=time.perf_counter() - began,
+                                    location=_location(case, self._cwd, step_no))
+        if isinstance(stopped, Unsupported):
+            return self._result(case, status="skip", step=stopped.step,
+                                message=f"unsupported: {stopped.reason}",
+                                duration=time.perf_counter() - began)
+        if stopped is not None:
+            return self._broke(case, stopped, began, stopped.step)
         return self._result(case, status="pass", duration=time.perf_counter() - began)
-
-    def _failed(self, case: Case, step_no: int, mismatches: list[Mismatch],
-                began: float) -> Result:
-        # a snapshot: what was observed may be the engine's own state (`glance`)
-        mismatches = [Mismatch(m.path, m.expected, json_copy(m.observed)) for m in mismatches]
-        return self._result(case, status="fail", step=step_no, mismatches=mismatches,
-                            message=_first_line(mismatches), duration=time.perf_counter() - began,
-                            location=_location(case, self._cwd, step_no))
 
     def _broke(self, case: Case, exc: EngineFault, began: float, step_no: int | None) -> Result:
         return self._result(case, status="error", step=step_no,

@@ -37,6 +37,7 @@ from typing import Any, NoReturn
 from conformance import _protocol
 from conformance._engine import (
     PROTOCOL_VERSION,
+    Connection,
     EngineCrashed,
     EngineFault,
     EngineReportedError,
@@ -45,7 +46,7 @@ from conformance._engine import (
     ProtocolViolation,
     Step,
     Unsupported,
-    play_stepwise,
+    check_mutant_echo,
 )
 from conformance._errors import UsageError
 
@@ -64,7 +65,7 @@ _READ_CHUNK = 65_536
 _SHOW = 200  # bytes of a bad line quoted in a message
 
 
-class SubprocessEngine:
+class SubprocessEngine(Connection):
     """The `Engine` protocol spoken to a child process over JSON Lines.
 
     ``argv`` is run without a shell (split a command line with `shlex.split`).
@@ -73,6 +74,7 @@ class SubprocessEngine:
     protocol violation; ``stderr_limit`` bytes of stderr tail are kept.
     ``memory_limit_mb`` caps the child's address space (POSIX only).
     ``play=False`` never sends ``play``, even to an engine that offers it.
+    ``mutant`` is asked for in every hello (mutation analysis, docs/protocol.md).
     """
 
     def __init__(
@@ -87,6 +89,7 @@ class SubprocessEngine:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         play: bool = True,
+        mutant: str | None = None,
     ) -> None:
         if isinstance(argv, str | bytes) or not argv or not all(isinstance(a, str) for a in argv):
             raise UsageError(
@@ -117,6 +120,7 @@ class SubprocessEngine:
         self._closed = False
         self._state: dict[str, Any] | None = None  # what the last act said observe would
         self._use_play = play
+        self._mutant = mutant
 
     # -- the Engine protocol ---------------------------------------------------------
 
@@ -135,16 +139,6 @@ class SubprocessEngine:
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """One action; the state after it rides along when the engine offers that."""
         return self._act(action, self._observe_in_act)
-
-    def act_without_state(self, action: dict[str, Any]) -> dict[str, Any]:
-        """One action whose state the caller will not ask for: no state rides along.
-
-        The runner plays a case's steps that assert nothing about the state
-        this way, so the engine does not build, and the harness does not read
-        and check, a state nobody looks at.  ``observe()`` still works after
-        it, with its own round trip.
-        """
-        return self._act(action, False)
 
     def _act(self, action: dict[str, Any], observe: bool) -> dict[str, Any]:
         self._state = None
@@ -171,14 +165,43 @@ class SubprocessEngine:
 
     def play(self, ruleset: str, setup: dict[str, Any],
              steps: Sequence[Step]) -> list[Outcome]:
-        """A fresh game and every step, in one ``play`` request when the engine offers it.
+        """A fresh game and every step: one ``play`` request when the engine offers it.
 
-        The reply is checked like every other (reply-play.json), and it must
-        hold one act reply per step, with the state where a step asked for it.
-        Without the capability this is `conformance._engine.play_stepwise`.
+        A play that was skipped or broke (other than by a timeout, which would
+        only cost another) is played again one request at a time, which names
+        the step it stopped at; if that goes through, the play itself was the
+        fault, and it is raised.  One request at a time, a step's state is asked
+        for only where the step wants it, riding along with the act when the
+        engine offers ``observe_in_act``.
         """
-        if not self.batches:
-            return play_stepwise(self, ruleset, setup, steps)
+        broken: Unsupported | EngineFault | None = None
+        if self.batches:
+            try:
+                return self._play_batched(ruleset, setup, steps)
+            except EngineTimeout:
+                raise
+            except (Unsupported, EngineFault) as exc:
+                broken = exc
+        outcomes: list[Outcome] = []
+        started = False
+        try:
+            self.start(ruleset, setup)
+            started = True
+            for action, wanted in steps:
+                reply = self._act(action, wanted and self._observe_in_act)
+                outcomes.append((reply, self.observe() if wanted else None))
+        except (Unsupported, EngineFault) as exc:
+            exc.played, exc.step = outcomes, len(outcomes) + 1 if started else None
+            raise
+        if broken is not None:
+            broken.played = outcomes
+            raise broken
+        return outcomes
+
+    def _play_batched(self, ruleset: str, setup: dict[str, Any],
+                      steps: Sequence[Step]) -> list[Outcome]:
+        """The ``play`` request; its reply checked like every other (reply-play.json),
+        and it must hold one act reply per step, with the state where a step asked."""
         self._state = None
         self._ensure_running()
         answer = self._request("play", {"ruleset": ruleset, "setup": setup, "steps": [
@@ -264,8 +287,17 @@ class SubprocessEngine:
         self._startup_failures = 0
 
     def _handshake(self) -> None:
-        info = self._request("hello", {"protocol": PROTOCOL_VERSION}, self._startup_timeout)
-        self._info = _protocol.normalize("hello", info)
+        fields: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
+        if self._mutant is not None:
+            fields["mutant"] = self._mutant
+        info = _protocol.normalize("hello", self._request("hello", fields,
+                                                          self._startup_timeout))
+        if self._mutant is not None:
+            try:
+                check_mutant_echo(info, self._mutant, self._label())
+            except ProtocolViolation as exc:
+                self._fault(ProtocolViolation, exc.message.removeprefix(self._label() + " "))
+        self._info = info
 
     @property
     def _observe_in_act(self) -> bool:

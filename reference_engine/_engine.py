@@ -41,9 +41,14 @@ class ReferenceEngine:
         self._mutants = list(all_mutants or [])
         self._game: Any = None
 
-    def hello(self) -> dict[str, Any]:
-        # The `mutants` capability (docs/protocol.md): what mutation analysis runs,
-        # each selected with `reference:<name>` or `serve --mutant <name>`.
+    def hello(self, mutant: str | None = None) -> dict[str, Any]:
+        # The `mutants` capability (docs/protocol.md): what mutation analysis runs.
+        # Asked with a mutant's name, the engine becomes that mutant and says so.
+        if mutant is not None:
+            by_name = {m.name: m for m in self._mutants}
+            if mutant not in by_name:
+                raise ValueError(f"unknown mutant {mutant!r}")
+            self.mutant = by_name[mutant]
         capabilities: dict[str, Any] = {"mutants": [
             {"name": m.name, "ruleset": m.ruleset, "rules": list(m.rules),
              "description": m.description} for m in self._mutants]}

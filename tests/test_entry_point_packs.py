@@ -69,7 +69,7 @@ def test_its_mutants_are_listed_and_killed(site, elsewhere):
     assert listed.returncode == 0, listed.stderr
     assert "toy-adds-one-more" in listed.stdout and "toy/R-2" in listed.stdout
     run = conformance(site, "certify", "--engine", "reference", "--ruleset", "toy",
-                      "--mutation", "--out", "r", "-q", cwd=elsewhere)
+                      "--mutation", "--all-kills", "--out", "r", "-q", cwd=elsewhere)
     assert run.returncode == ExitCode.OK, run.stdout + run.stderr
     mutation = json.loads((elsewhere / "r" / "report.json").read_text("utf-8"))["mutation"]
     killed = {m["name"]: m["killed_by"] for m in mutation["mutants"]}

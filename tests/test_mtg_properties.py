@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 
 from conformance._catalogue import Catalogue
-from conformance._loading import load_engine
+from conformance._loading import InProcessEngine, load_engine
 from conformance._runner import Runner
 from conformance._settings import get_profile
 from conformance.rulesets.mtg import PROPERTIES
@@ -129,7 +129,8 @@ class ZeroDropping(SeatBiased):
 
 def test_payment_property_compares_costs_without_zero_entries():
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, ZeroDropping(), "zero-dropping", get_profile("certify"))
+    run = Runner(catalogue, InProcessEngine(ZeroDropping, "zero-dropping"), "zero-dropping",
+                 get_profile("certify"))
     run.handshake()
     result = run.run_property(BY_ID[P + "any-type-payment-keeps-cost-and-types"])
     assert result.status == "pass", result.message
@@ -137,7 +138,8 @@ def test_payment_property_compares_costs_without_zero_entries():
 
 def test_metamorphic_has_teeth():
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, SeatBiased(), "seat-biased", get_profile("certify"))
+    run = Runner(catalogue, InProcessEngine(SeatBiased, "seat-biased"), "seat-biased",
+                 get_profile("certify"))
     run.handshake()
     result = run.run_property(BY_ID[P + "metamorphic-renaming-swapping-adding"])
     assert result.status == "fail", result.message

@@ -62,22 +62,24 @@ def test_the_adapter_saves_the_observe_round_trip_and_never_reuses_a_state():
 
 
 @pytest.mark.slow
-def test_an_act_whose_state_is_not_wanted_asks_for_none():
+def test_a_step_whose_state_is_not_wanted_asks_for_none():
     argv = [sys.executable, str(ENGINES / "python_engine.py")]
-    with SubprocessEngine(argv, timeout=10) as engine:
-        engine.start("echo", {"board": 1})
-        engine.act_without_state({"n": 1})
-        sent = engine._seq
-        assert engine.observe()["actions"] == [{"n": 1}]
-        assert engine._seq == sent + 1, "no state came along, so observe asks"
+    with SubprocessEngine(argv, timeout=10, play=False) as engine:
+        engine.hello()
+        before = engine._seq
+        outcomes = engine.play("echo", {"board": 1}, [({"n": 1}, False), ({"n": 2}, True)])
+        assert outcomes[0][1] is None and outcomes[1][1]["actions"] == [{"n": 1}, {"n": 2}]
+        # start, act, act: the wanted state rode along with its act, the other was not built
+        assert engine._seq == before + 3
 
 
 def test_a_case_asks_for_the_state_only_on_the_steps_that_assert_it():
     from conformance._catalogue import Case, Catalogue
+    from conformance._engine import Connection
     from conformance._runner import Runner, Selection
     from conformance._settings import get_profile
 
-    class Engine:
+    class Engine(Connection):
         def __init__(self):
             self.calls = []
 
@@ -89,10 +91,6 @@ def test_a_case_asks_for_the_state_only_on_the_steps_that_assert_it():
 
         def act(self, action):
             self.calls.append(f"act {action['n']}")
-            return {"accepted": True, "events": [], "reason": None}
-
-        def act_without_state(self, action):
-            self.calls.append(f"act_without_state {action['n']}")
             return {"accepted": True, "events": [], "reason": None}
 
         def observe(self):
@@ -111,5 +109,4 @@ def test_a_case_asks_for_the_state_only_on_the_steps_that_assert_it():
                     get_profile("quick"), Selection(properties=False))
     runner.handshake()
     assert runner.run_case(case).status == "pass"
-    assert engine.calls == ["start", "act_without_state 1", "act 2", "observe",
-                            "act_without_state 3"]
+    assert engine.calls == ["start", "act 1", "act 2", "observe", "act 3"]

@@ -3,7 +3,8 @@
 A case or a property scenario becomes one request to an engine that offers
 it.  What the runner concludes must not change: the same results, the step a
 case broke at, the first mismatch.  A play that is skipped or breaks is
-replayed one request at a time to name the step; a timeout is not.
+replayed one request at a time to name the step; a timeout is not.  The runner
+sees one primitive, `Connection.play`, whatever the engine offers.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from test_protocol_serve import Recorder, converse
 
 from conformance import EngineReportedError, EngineTimeout, ProtocolViolation, Unsupported
 from conformance._catalogue import Case, Catalogue
-from conformance._engine import play, play_stepwise
+from conformance._engine import Connection
 from conformance._protocol import PLAY, handle
 from conformance._runner import Runner, Selection
 from conformance._settings import get_profile
@@ -60,23 +61,16 @@ def test_a_step_that_cannot_be_played_ends_the_whole_play(answers, outcome):
     assert outcome in reply
 
 
-class Scripted:
-    """An engine object the runner drives; ``play`` fails as the test says."""
+class Scripted(Connection):
+    """A connection the runner drives with the default `play`; ``act`` of step 2
+    raises what the test says."""
 
-    batches = True
-
-    def __init__(self, fail_play=None, fail_act=None):
-        self.fail_play, self.fail_act = fail_play, fail_act
+    def __init__(self, fail_act=None):
+        self.fail_act = fail_act
         self.calls: list[str] = []
 
     def hello(self):
         return {"name": "s", "version": "1", "rulesets": ["vision"], "capabilities": {}}
-
-    def play(self, ruleset, setup, steps):
-        self.calls.append("play")
-        if self.fail_play is not None:
-            raise self.fail_play
-        return play_stepwise(self, ruleset, setup, steps)
 
     def start(self, ruleset, setup):
         self.calls.append("start")
@@ -112,47 +106,42 @@ def test_a_case_is_one_play_judged_step_by_step():
     engine = Scripted()
     result = run(engine, *STEPS)
     assert (result.status, result.step) == ("fail", 3)
-    assert engine.calls == ["play", "start", "act 1", "act 2", "observe", "act 3"]
+    assert engine.calls == ["start", "act 1", "act 2", "observe", "act 3"]
 
 
-@pytest.mark.parametrize("fault", [Unsupported("no step 2"), EngineReportedError("boom")])
-def test_a_play_that_is_skipped_or_breaks_is_replayed_to_name_the_step(fault):
-    batched = Scripted(fail_play=fault, fail_act=fault)
-    stepwise = Scripted(fail_act=fault)
-    stepwise.batches = False
-    got, want = run(batched, *STEPS), run(stepwise, *STEPS)
-    assert (got.status, got.step, got.message) == (want.status, want.step, want.message)
-    assert got.step == 2
-    assert batched.calls == ["play", *stepwise.calls]
+@pytest.mark.parametrize(("fault", "status"), [(Unsupported("no step 2"), "skip"),
+                                               (EngineReportedError("boom"), "error")])
+def test_a_play_that_stops_names_the_step_it_stopped_at(fault, status):
+    result = run(Scripted(fail_act=fault), *STEPS)
+    assert (result.status, result.step) == (status, 2)
 
 
-def test_a_replayed_case_still_stops_at_its_first_mismatch():
-    # step 1 mismatches, step 2 breaks the engine: played one at a time the case fails
-    # at step 1 and never reaches step 2, and so must the play that broke
+def test_a_mismatch_before_the_stop_is_the_result():
+    # step 1 mismatches, step 2 breaks the engine: the case fails at step 1
     steps = ({"do": {"n": 1}, "expect": {"outcome": "rejected"}}, *STEPS[1:])
-    fault = EngineReportedError("boom at 2")
-    result = run(Scripted(fail_play=fault, fail_act=fault), *steps)
+    result = run(Scripted(fail_act=EngineReportedError("boom at 2")), *steps)
     assert (result.status, result.step) == ("fail", 1)
 
 
-def test_a_play_that_timed_out_is_not_replayed():
-    engine = Scripted(fail_play=EngineTimeout("did not answer play (seq 2) within 1 s"))
-    result = run(engine, *STEPS)
-    assert result.status == "error" and "did not answer play" in result.message
-    assert engine.calls == ["play"]
+def test_a_refused_board_has_no_step():
+    class Refusing(Scripted):
+        def start(self, ruleset, setup):
+            raise Unsupported("no such board")
+
+    result = run(Refusing(), *STEPS)
+    assert (result.status, result.step) == ("skip", None)
 
 
-def test_play_uses_the_engine_batch_only_when_it_batches():
+def test_the_default_play_asks_for_the_state_only_where_wanted():
     engine = Scripted()
-    engine.batches = False
-    outcomes = play(engine, "vision", {}, [({"n": 1}, False), ({"n": 2}, True)])
+    outcomes = engine.play("vision", {}, [({"n": 1}, False), ({"n": 2}, True)])
     assert engine.calls == ["start", "act 1", "act 2", "observe"]
     assert outcomes[0][1] is None
     assert outcomes[1][1] == {"cards": {"t1": {"damage": 4}}, "players": {}}
 
 
-def tiny(*args, **options):
-    return SubprocessEngine([sys.executable, *map(str, args)], timeout=10, **options)
+def tiny(*args, timeout=10, **options):
+    return SubprocessEngine([sys.executable, *map(str, args)], timeout=timeout, **options)
 
 
 @pytest.mark.slow
@@ -168,8 +157,20 @@ def test_the_adapter_sends_one_request_per_play_and_gets_what_steps_would():
         assert batched._seq == before + 1
         assert got == stepwise.play("echo", {"board": 1}, steps)
         assert got[2][1]["actions"] == [{"n": 1}, {"n": 2}, {"n": 3}]
-        with pytest.raises(Unsupported, match="not modelled"):
-            batched.play("echo", {}, [({"raise": "unsupported"}, False)])
+        with pytest.raises(Unsupported, match="not modelled") as stopped:
+            batched.play("echo", {}, [({"n": 1}, False), ({"raise": "unsupported"}, False)])
+        # skipped as one play, then replayed one request at a time to name the step
+        assert (len(stopped.value.played), stopped.value.step) == (1, 2)
+
+
+@pytest.mark.slow
+def test_a_play_that_timed_out_is_not_replayed():
+    with tiny(ENGINES / "bad_play.py", "hang", timeout=1) as engine:
+        engine.hello()
+        before = engine._seq
+        with pytest.raises(EngineTimeout, match="did not answer play"):
+            engine.play("echo", {}, [({"n": 1}, False)])
+        assert engine._seq == before + 1
 
 
 @pytest.mark.slow
@@ -178,9 +179,10 @@ def test_the_adapter_sends_one_request_per_play_and_gets_what_steps_would():
 def test_a_play_reply_must_answer_every_step(mode, says):
     with tiny(ENGINES / "bad_play.py", mode) as engine:
         engine.hello()
-        with pytest.raises(ProtocolViolation, match=says):
+        with pytest.raises(ProtocolViolation, match=says) as fault:
             engine.play("echo", {}, [({"n": 1}, False), ({"n": 2}, True), ({"n": 3}, False)])
-        assert engine.pid is None  # killed: the next start begins a fresh process
+        # played again one request at a time, it went through: the play was the fault
+        assert len(fault.value.played) == 3 and fault.value.step is None
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ from toy import write_catalogue
 
 from conformance._certify import RunConfig, certify, exit_status
 from conformance._errors import ExitCode, UsageError
-from conformance._loading import load_engine
+from conformance._loading import InProcessEngine, load_engine
 from conformance._settings import get_profile
 
 
@@ -169,7 +169,8 @@ def test_a_property_gives_up_early_only_when_nothing_is_supported(tmp_path, supp
 
     catalogue = load_catalogue(write_catalogue(tmp_path / "cases"))
     engine = _Starts(supports)
-    runner = Runner(catalogue, engine, "python:x:y", get_profile("certify"),
+    runner = Runner(catalogue, InProcessEngine(lambda: engine, "python:x:y"), "python:x:y",
+                    get_profile("certify"),
                     properties=[_add_property()])
     runner.handshake()
     result = runner.run_property(runner.properties()[0])

@@ -86,11 +86,14 @@ def test_an_engine_that_hangs_at_the_handshake_is_not_certified():
     assert "EngineTimeout" in report["problems"][0]["message"]
 
 
-def test_an_unknown_mutant_is_a_usage_error_listing_the_valid_names():
-    run = conformance("certify", "--engine", "reference:no-such-mutant", "--cases",
+def test_an_unknown_mutant_is_a_usage_error_suggesting_the_closest_names():
+    run = conformance("certify", "--engine", "reference:no-auto-shufle", "--cases",
                       ROOT / "cases", "-q")
     assert run.returncode == 4
-    assert "no mutant 'no-such-mutant'" in run.stderr and "no-auto-shuffle" in run.stderr
+    assert "no mutant 'no-auto-shufle'" in run.stderr
+    assert "did you mean 'no-auto-shuffle'" in run.stderr
+    assert "parts-applied-tail-first" not in run.stderr   # not every name there is
+    assert len(run.stderr.splitlines()) == 1
 
 
 def test_a_run_where_nothing_was_checked_has_no_verdict(tmp_path):

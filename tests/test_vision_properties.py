@@ -13,7 +13,7 @@ from __future__ import annotations
 import property_runs
 import pytest
 
-from conformance._loading import load_engine
+from conformance._loading import InProcessEngine, load_engine
 from conformance._properties import Play
 from conformance.rulesets.vision import PROPERTIES
 from conformance.rulesets.vision.expected import power_after, refers_to
@@ -157,6 +157,7 @@ def test_metamorphic_property_catches_a_broken_engine(prop_id, engine):
     from conformance._settings import get_profile
 
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
-    run = Runner(catalogue, engine(), "python:broken", get_profile("quick"))
+    run = Runner(catalogue, InProcessEngine(engine, "python:broken"), "python:broken",
+                 get_profile("quick"))
     run.handshake()
     assert run.run_property(BY_ID[prop_id]).status == "fail"

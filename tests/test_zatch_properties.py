@@ -15,6 +15,7 @@ from typing import Any
 import property_runs
 import pytest
 
+from conformance._engine import Connection
 from conformance._loading import load_engine
 from conformance._properties import Play
 from conformance.rulesets.zatch import PROPERTIES, exhaustive
@@ -87,15 +88,14 @@ def test_fails_on_a_mutant(prop_id, mutant):
     property_runs.assert_kills(BY_ID[prop_id], mutant)
 
 
-class ForgetsTheTurn:
+class ForgetsTheTurn(Connection):
     """An engine that reads a setup without ``turn`` as p1's turn but also drops a given
     ``turn``: asymmetric between the players, which the metamorphic property must see."""
 
     def __init__(self) -> None:
         self.inner = load_engine("reference")
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+        self.hello, self.act = self.inner.hello, self.inner.act
+        self.observe, self.close = self.inner.observe, self.inner.close
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self.inner.start(ruleset, {k: v for k, v in setup.items() if k != "turn"})

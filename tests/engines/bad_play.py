@@ -1,12 +1,14 @@
 """The tiny Python engine behind `serve`, whose play replies break one rule.
 
-    python bad_play.py short|stateless
+    python bad_play.py short|stateless|hang
 
-``short`` drops the last step's reply; ``stateless`` drops every state.
+``short`` drops the last step's reply; ``stateless`` drops every state;
+``hang`` never answers a play.
 """
 
 import json
 import sys
+import time
 
 from python_engine import TinyEngine
 
@@ -16,6 +18,8 @@ from conformance._protocol import _encode_reply, encode, handle
 def main(mode: str) -> None:
     engine = TinyEngine()
     for line in sys.stdin.buffer:
+        if mode == "hang" and json.loads(line).get("cmd") == "play":
+            time.sleep(60)
         reply, stop = handle(engine, line)
         reply = json.loads(_encode_reply(reply))
         if "replies" in (reply.get("ok") or {}):
