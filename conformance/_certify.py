@@ -105,7 +105,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         engine.close()
         position = {item.id: i for i, item in enumerate(runner.items())}
         results.sort(key=lambda r: position[r.id])   # whatever order the jobs finished in
-    problems[:0] = runner.problems
+    problems[:0] = runner.problems + unknown_claims(runner.engine_info, catalogue)
     if known is not None:
         problems += review_known(known, config, suite, runner.items(), results)
     if not results and complete:
@@ -115,6 +115,21 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         problems=problems, complete=complete, started=started,
         duration=time.perf_counter() - began, mutation=mutation,
         property_rules=suite.property_rules(config.selection))
+
+
+def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[dict[str, str]]:
+    """One problem per ruleset the hello claims that no installed pack nor the
+    catalogue has ('poker'): otherwise the claim is silently ignored."""
+    from conformance._discovery import ruleset_names
+    from conformance._errors import did_you_mean
+
+    known = set(ruleset_names()) | set(catalogue.folders)
+    return [{"kind": "engine",
+             "message": f"the engine's hello claims ruleset {name!r}, which is not installed "
+                        f"(installed: {', '.join(sorted(known)) or 'none'}"
+                        f"{'; ' + did_you_mean(name, known) if did_you_mean(name, known) else ''}"
+                        "); that claim is ignored"}
+            for name in engine_info.get("rulesets", []) if name not in known]
 
 
 def _main_run(runner: Runner, config: RunConfig, timeout: float) -> Iterator[Result]:

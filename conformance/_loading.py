@@ -25,7 +25,7 @@ from conformance._engine import (
     ProtocolViolation,
     Unsupported,
 )
-from conformance._errors import UsageError
+from conformance._errors import UsageError, did_you_mean
 from conformance._protocol import json_copy, json_view
 
 SPEC_HELP = (
@@ -45,8 +45,9 @@ def load_engine(spec: str, *, timeout: float = 10.0, **subprocess_options: Any) 
             names = [m["name"] for m in mutants_of(plain.hello(), kind)]
             plain.close()
             if rest not in names:
-                raise UsageError(f"--engine {spec!r}: no mutant {rest!r}; valid mutants: "
-                                 f"{', '.join(names)}")
+                guess = did_you_mean(rest, names) or f"none of the {len(names)} is close"
+                raise UsageError(f"--engine {spec!r}: no mutant {rest!r}; {guess} "
+                                 "(`conformance mutants` lists them all)")
         return InProcessEngine(lambda: factory(mutant=rest or None), spec)
     if kind == "python":
         if not rest:

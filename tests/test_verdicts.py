@@ -25,6 +25,7 @@ from terminal import Terminal
 
 from conformance._catalogue import load_catalogue
 from conformance._certify import RunConfig, certify, exit_status
+from conformance._errors import did_you_mean
 from conformance._runner import Selection
 from conformance._settings import get_profile
 from conformance.report import render, validate_report
@@ -86,11 +87,32 @@ def test_an_engine_that_hangs_at_the_handshake_is_not_certified():
     assert "EngineTimeout" in report["problems"][0]["message"]
 
 
-def test_an_unknown_mutant_is_a_usage_error_listing_the_valid_names():
-    run = conformance("certify", "--engine", "reference:no-such-mutant", "--cases",
+def test_an_unknown_mutant_is_a_usage_error_suggesting_the_closest_names():
+    run = conformance("certify", "--engine", "reference:no-auto-shufle", "--cases",
                       ROOT / "cases", "-q")
     assert run.returncode == 4
-    assert "no mutant 'no-such-mutant'" in run.stderr and "no-auto-shuffle" in run.stderr
+    assert "no mutant 'no-auto-shufle'; did you mean 'no-auto-shuffle'" in run.stderr
+    assert len(run.stderr) < 400, "the closest names, not all of them"
+    far = conformance("certify", "--engine", "reference:nosuch", "--cases", ROOT / "cases", "-q")
+    assert far.returncode == 4 and "`conformance mutants` lists them all" in far.stderr
+    assert len(far.stderr) < 400
+
+
+def test_did_you_mean_names_the_closest_few_or_nothing():
+    names = ["latest-become-only", "latest-as-though-only", "statics-work-from-stack", "x"]
+    assert did_you_mean("latest-become-onyl", names).startswith("did you mean 'latest-become-only'")
+    assert did_you_mean("statics", names) == "did you mean 'statics-work-from-stack'?"
+    assert did_you_mean("poker", names) == ""
+
+
+def test_a_hello_claiming_an_unknown_ruleset_says_so_in_one_line(tmp_path):
+    cases = toy.write_catalogue(tmp_path / "cases")
+    report = certify(RunConfig(engine_spec="python:toy:PokerEngine", profile=get_profile("quick"),
+                               cases_root=cases))
+    lines = [p["message"] for p in report["problems"] if "poker" in p["message"]]
+    assert len(lines) == 1 and "\n" not in lines[0], report["problems"]
+    assert "claims ruleset 'poker', which is not installed" in lines[0]
+    assert "toy" not in [p["message"] for p in report["problems"]], "toy is the catalogue's"
 
 
 def test_a_run_where_nothing_was_checked_has_no_verdict(tmp_path):
