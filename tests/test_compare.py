@@ -12,7 +12,7 @@ import pytest
 from conformance._cli import main
 from conformance.report import _chart, _compare
 
-REFERENCE = Path(__file__).resolve().parent.parent / "reports" / "reference" / "report.json"
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "example-report" / "report.json"
 
 
 @pytest.fixture
