@@ -292,7 +292,7 @@ def _hypothesis_home() -> Iterator[None]:
 
 
 def _write_all(report: dict[str, Any], out: Path) -> None:
-    from conformance.report import write_counterexamples, write_reports
+    from conformance.report import left_behind, write_counterexamples, write_reports
 
     try:
         written = write_reports(report, out)
@@ -302,6 +302,10 @@ def _write_all(report: dict[str, Any], out: Path) -> None:
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
     for path in examples:
         print(f"counterexample written: {path}")
+    others = left_behind(out)
+    if others:
+        print(f"also in {out}, not written by this run (left as it was): "
+              f"{', '.join(p.name for p in others)}")
 
 
 def _shard(text: str) -> tuple[int, int]:
