@@ -17,7 +17,7 @@ from typing import Any
 import conformance
 from conformance._catalogue import Case, Catalogue
 from conformance._engine import Engine
-from conformance._knownfail import KnownFailures, Pin
+from conformance._knownfail import KnownFailures, Pin, entry_digest
 from conformance._loading import load_engine
 from conformance._properties import Property
 from conformance._results import Result
@@ -208,17 +208,17 @@ def review_known(known: KnownFailures, config: RunConfig, suite: Suite,
                  selected: list[Case | Property], results: list[Result]) -> list[dict[str, str]]:
     """Mark the results the known-failures file lists; warn about what it lists
     wrongly and when it was pinned to another catalogue; re-pin it when asked
-    (--update-known-failures, after a person reviewed the change)."""
-    return _review_pin(known, config, suite, selected) + known.review(results, suite.ids())
+    (--update-known-failures, after a person reviewed the change).  The pin is
+    compared over every item, not only the ``selected`` ones: a filter hides no
+    change."""
+    return _review_pin(known, config, suite) + known.review(results, suite.ids())
 
 
-def _review_pin(known: KnownFailures, config: RunConfig, suite: Suite,
-                selected: list[Case | Property]) -> list[dict[str, str]]:
+def _review_pin(known: KnownFailures, config: RunConfig,
+                suite: Suite) -> list[dict[str, str]]:
+    everything: list[Case | Property] = [*suite.catalogue.cases, *suite.properties]
     now = Pin(suite.catalogue.digest, conformance.__version__,
-              tuple(sorted(item.id for item in selected)),
-              tuple(sorted(r.id for r in suite.catalogue.rules.values()
-                           if not config.selection.rulesets
-                           or r.ruleset in config.selection.rulesets)))
+              {item.id: entry_digest(item.id, item.rules) for item in everything})
     if not config.update_known_failures:
         return [{"kind": "known-failures", "message": m} for m in known.pin_warnings(now)]
     dropped = known.rewrite(now, suite.ids())
