@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import shlex
 import signal
 import sys
 import tempfile
@@ -211,6 +212,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
                    help="run the mutants in N processes (default 1)")
     p.set_defaults(func=_cmd_mutants)
+    p = sub.add_parser("init", help="write an adapter skeleton that certifies at once "
+                                    "(every item skipped until you map it), and the next steps")
+    p.add_argument("folder", type=Path, metavar="DIR", help="where to write it (created)")
+    p.add_argument("--lang", choices=["python", "node"], default="python",
+                   help="python: an in-process adapter (engine_adapter.py); node: a JSON Lines "
+                        "subprocess (engine.js). Default python")
+    p.add_argument("--ruleset", action="append", default=None, metavar="NAME",
+                   help="a ruleset the engine claims (repeatable; default: every installed one)")
+    p.add_argument("--force", action="store_true", help="overwrite files already there")
+    p.set_defaults(func=_cmd_init)
+
     for choice in sub.choices.values():   # `conformance X --help` starts with what X does
         choice.description = choice.description or sub._choices_actions[
             list(sub.choices.values()).index(choice)].help
@@ -775,6 +787,29 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     for m in survivors:
         print(f"SURVIVED: {m['name']} (breaks {', '.join(m['rules'])})")
     return ExitCode.FAILURES if survivors else ExitCode.OK
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    from conformance._discovery import ruleset_names
+    from conformance._errors import did_you_mean
+    from conformance._init import LANGUAGES, init
+
+    installed = ruleset_names()
+    rulesets = args.ruleset or installed
+    for name in rulesets:
+        if name not in installed:
+            guess = did_you_mean(name, installed)
+            raise UsageError(f"--ruleset {name!r}: not installed (installed: "
+                             f"{', '.join(installed) or 'none'}){'; ' + guess if guess else ''}")
+    written = init(args.folder, args.lang, list(dict.fromkeys(rulesets)), force=args.force)
+    for path in written:
+        print(f"wrote {path}")
+    spec = LANGUAGES[args.lang].spec
+    print(f"\nnext, from {args.folder}:\n"
+          f"  conformance doctor --engine {shlex.quote(spec)}\n"
+          f"  conformance certify --engine {shlex.quote(spec)} --allow-no-verdict --out out/\n"
+          f"then map what the skip reasons list first ({written[-1].name} has the steps)")
+    return ExitCode.OK
 
 
 if __name__ == "__main__":  # pragma: no cover
