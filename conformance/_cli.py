@@ -223,6 +223,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite files already there")
     p.set_defaults(func=_cmd_init)
 
+    p = sub.add_parser("doctor", help="start the engine and check, in seconds, its hello, "
+                                      "rulesets, one start/act/observe round trip per ruleset "
+                                      "and its stdout; prints a checklist with a fix per problem")
+    p.add_argument("--engine", required=True,
+                   help="reference | reference:MUTANT | python:pkg.mod:factory | cmd:<command>")
+    p.add_argument("--cases", type=Path, metavar="DIR",
+                   help="catalogue folder the round trips take their first case from "
+                        "(default: ./cases, else the bundled one)")
+    p.add_argument("--timeout", type=float, default=5.0,
+                   help="seconds per reply and for the start (default 5)")
+    p.set_defaults(func=_cmd_doctor)
+
     for choice in sub.choices.values():   # `conformance X --help` starts with what X does
         choice.description = choice.description or sub._choices_actions[
             list(sub.choices.values()).index(choice)].help
@@ -787,6 +799,14 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     for m in survivors:
         print(f"SURVIVED: {m['name']} (breaks {', '.join(m['rules'])})")
     return ExitCode.FAILURES if survivors else ExitCode.OK
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from conformance._doctor import diagnose, exit_code, report
+
+    doctor = diagnose(args.engine, timeout=args.timeout, cases_root=args.cases)
+    sys.stdout.write(report(doctor))
+    return exit_code(doctor)
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
