@@ -150,6 +150,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("-q", "--quiet", action="store_true",
                        help="no progress (otherwise: a bar per phase on a terminal, "
                             "one line per phase in a log)")
+        _format_option(p)
         p.set_defaults(func=_cmd_certify)
 
     p = sub.add_parser("validate", help="check the catalogue: schemas, ids, rule references, "
@@ -161,7 +162,8 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="re-render a stored report.json")
     p.add_argument("report", type=Path, help="a report.json written by certify --out")
-    p.add_argument("--format", choices=["json", "md", "html", "junit", "badge"], default="md")
+    p.add_argument("--format", choices=["json", "md", "html", "junit", "badge", "github"],
+                   default="md", help="github: one ::error annotation per failing item")
     p.add_argument("--output", type=Path, help="write here instead of stdout")
     p.set_defaults(func=_cmd_report)
 
@@ -202,6 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for the merged report.json, report.md, junit.xml, report.html "
                         "and badge.json")
+    _format_option(p)
     p.set_defaults(func=_cmd_merge)
 
     p = sub.add_parser("mutants", help="list the reference engine's mutants, or run them "
@@ -239,6 +242,21 @@ def _parser() -> argparse.ArgumentParser:
         choice.description = choice.description or sub._choices_actions[
             list(sub.choices.values()).index(choice)].help
     return parser
+
+
+def _format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=["text", "github"], default=None,
+                   help="github: also print a GitHub Actions annotation (::error file=...,"
+                        "line=...) per failing item (default: github when GITHUB_ACTIONS=true, "
+                        "else text)")
+
+
+def _annotate(report: dict[str, Any], fmt: str | None) -> None:
+    """GitHub annotations after the summary, when asked for or under GitHub Actions."""
+    from conformance.report import _github
+
+    if _github.wanted(fmt):
+        sys.stdout.write(_github.render(report))
 
 
 def _catalogue_options(p: argparse.ArgumentParser) -> None:
@@ -288,6 +306,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                          on_mutant=progress.mutant, on_plan=progress.planned)
     progress.done()
     _print_outcome(report)
+    _annotate(report, args.format)
     if args.out:
         _write_all(report, args.out)
     return exit_status(report)
@@ -771,6 +790,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
     reports = [_read_report(_report_path(p)) for p in args.reports]
     merged = merge_reports(reports)
     _print_outcome(merged)
+    _annotate(merged, args.format)
     _write_all(merged, args.out)
     return exit_status(merged)
 

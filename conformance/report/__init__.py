@@ -19,7 +19,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from conformance.report import _badge, _html, _junit, _markdown, _text
+from conformance.report import _badge, _github, _html, _junit, _markdown, _text
 from conformance.report._schema import InvalidReport, validate_report
 
 __all__ = ["FILENAMES", "InvalidReport", "left_behind", "render", "rule_table",
@@ -50,6 +50,7 @@ _RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "junit": _junit.render,
     "html": _html.render,
     "badge": _badge.render,
+    "github": _github.render,   # printed, never written by write_reports
 }
 
 
