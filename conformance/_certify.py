@@ -17,7 +17,7 @@ from typing import Any
 import conformance
 from conformance._catalogue import Case, Catalogue
 from conformance._engine import Connection
-from conformance._knownfail import KnownFailures, Pin
+from conformance._knownfail import KnownFailures, Pin, entry_digest
 from conformance._loading import load_engine
 from conformance._properties import Property
 from conformance._results import Result
@@ -118,7 +118,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         engine.close()
         position = {item.id: i for i, item in enumerate(runner.items())}
         results.sort(key=lambda r: position[r.id])   # whatever order the jobs finished in
-    problems[:0] = runner.problems
+    problems[:0] = runner.problems + unknown_claims(runner.engine_info, catalogue)
     if known is not None:
         problems += review_known(known, config, suite, runner.items(), results)
     if not results and complete:
@@ -128,6 +128,21 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         problems=problems, complete=complete, started=started,
         duration=time.perf_counter() - began, mutation=mutation,
         property_rules=suite.property_rules(config.selection))
+
+
+def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[dict[str, str]]:
+    """One problem per ruleset the hello claims that no installed pack nor the
+    catalogue has ('poker'): otherwise the claim is silently ignored."""
+    from conformance._discovery import ruleset_names
+    from conformance._errors import did_you_mean
+
+    known = set(ruleset_names()) | set(catalogue.folders)
+    return [{"kind": "engine",
+             "message": f"the engine's hello claims ruleset {name!r}, which is not installed "
+                        f"(installed: {', '.join(sorted(known)) or 'none'}"
+                        f"{'; ' + did_you_mean(name, known) if did_you_mean(name, known) else ''}"
+                        "); that claim is ignored"}
+            for name in engine_info.get("rulesets", []) if name not in known]
 
 
 def _main_run(runner: Runner, config: RunConfig, timeout: float) -> Iterator[Result]:
@@ -207,17 +222,17 @@ def review_known(known: KnownFailures, config: RunConfig, suite: Suite,
                  selected: list[Case | Property], results: list[Result]) -> list[dict[str, str]]:
     """Mark the results the known-failures file lists; warn about what it lists
     wrongly and when it was pinned to another catalogue; re-pin it when asked
-    (--update-known-failures, after a person reviewed the change)."""
-    return _review_pin(known, config, suite, selected) + known.review(results, suite.ids())
+    (--update-known-failures, after a person reviewed the change).  The pin is
+    compared over every item, not only the ``selected`` ones: a filter hides no
+    change."""
+    return _review_pin(known, config, suite) + known.review(results, suite.ids())
 
 
-def _review_pin(known: KnownFailures, config: RunConfig, suite: Suite,
-                selected: list[Case | Property]) -> list[dict[str, str]]:
+def _review_pin(known: KnownFailures, config: RunConfig,
+                suite: Suite) -> list[dict[str, str]]:
+    everything: list[Case | Property] = [*suite.catalogue.cases, *suite.properties]
     now = Pin(suite.catalogue.digest, conformance.__version__,
-              tuple(sorted(item.id for item in selected)),
-              tuple(sorted(r.id for r in suite.catalogue.rules.values()
-                           if not config.selection.rulesets
-                           or r.ruleset in config.selection.rulesets)))
+              {item.id: entry_digest(item.id, item.rules) for item in everything})
     if not config.update_known_failures:
         return [{"kind": "known-failures", "message": m} for m in known.pin_warnings(now)]
     dropped = known.rewrite(now, suite.ids())

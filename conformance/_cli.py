@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import shlex
 import signal
 import sys
 import tempfile
@@ -156,6 +157,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("-q", "--quiet", action="store_true",
                        help="no progress (otherwise: a bar per phase on a terminal, "
                             "one line per phase in a log)")
+        _format_option(p)
         p.set_defaults(func=_cmd_certify)
 
     p = sub.add_parser("validate", help="check the catalogue: schemas, ids, rule references, "
@@ -167,7 +169,8 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="re-render a stored report.json")
     p.add_argument("report", type=Path, help="a report.json written by certify --out")
-    p.add_argument("--format", choices=["json", "md", "html", "junit", "badge"], default="md")
+    p.add_argument("--format", choices=["json", "md", "html", "junit", "badge", "github"],
+                   default="md", help="github: one ::error annotation per failing item")
     p.add_argument("--output", type=Path, help="write here instead of stdout")
     p.set_defaults(func=_cmd_report)
 
@@ -208,6 +211,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for the merged report.json, report.md, junit.xml, report.html "
                         "and badge.json")
+    _format_option(p)
     p.set_defaults(func=_cmd_merge)
 
     p = sub.add_parser("mutants", help="list an engine's mutants, or run them "
@@ -220,10 +224,48 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
                    help="run the mutants in N processes (default 1)")
     p.set_defaults(func=_cmd_mutants)
+    p = sub.add_parser("init", help="write an adapter skeleton that certifies at once "
+                                    "(every item skipped until you map it), and the next steps")
+    p.add_argument("folder", type=Path, metavar="DIR", help="where to write it (created)")
+    p.add_argument("--lang", choices=["python", "node"], default="python",
+                   help="python: an in-process adapter (engine_adapter.py); node: a JSON Lines "
+                        "subprocess (engine.js). Default python")
+    p.add_argument("--ruleset", action="append", default=None, metavar="NAME",
+                   help="a ruleset the engine claims (repeatable; default: every installed one)")
+    p.add_argument("--force", action="store_true", help="overwrite files already there")
+    p.set_defaults(func=_cmd_init)
+
+    p = sub.add_parser("doctor", help="start the engine and check, in seconds, its hello, "
+                                      "rulesets, one start/act/observe round trip per ruleset "
+                                      "and its stdout; prints a checklist with a fix per problem")
+    p.add_argument("--engine", required=True,
+                   help="reference | reference:MUTANT | python:pkg.mod:factory | cmd:<command>")
+    p.add_argument("--cases", type=Path, metavar="DIR",
+                   help="catalogue folder the round trips take their first case from "
+                        "(default: ./cases, else the bundled one)")
+    p.add_argument("--timeout", type=float, default=5.0,
+                   help="seconds per reply and for the start (default 5)")
+    p.set_defaults(func=_cmd_doctor)
+
     for choice in sub.choices.values():   # `conformance X --help` starts with what X does
         choice.description = choice.description or sub._choices_actions[
             list(sub.choices.values()).index(choice)].help
     return parser
+
+
+def _format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=["text", "github"], default=None,
+                   help="github: also print a GitHub Actions annotation (::error file=...,"
+                        "line=...) per failing item (default: github when GITHUB_ACTIONS=true, "
+                        "else text)")
+
+
+def _annotate(report: dict[str, Any], fmt: str | None) -> None:
+    """GitHub annotations after the summary, when asked for or under GitHub Actions."""
+    from conformance.report import _github
+
+    if _github.wanted(fmt):
+        sys.stdout.write(_github.render(report))
 
 
 def _catalogue_options(p: argparse.ArgumentParser) -> None:
@@ -271,6 +313,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                          on_mutant=progress.mutant, on_plan=progress.planned)
     progress.done()
     _print_outcome(report)
+    _annotate(report, args.format)
     if args.out:
         _write_all(report, args.out)
     return exit_status(report)
@@ -299,7 +342,7 @@ def _hypothesis_home() -> Iterator[None]:
 
 
 def _write_all(report: dict[str, Any], out: Path) -> None:
-    from conformance.report import write_counterexamples, write_reports
+    from conformance.report import left_behind, write_counterexamples, write_reports
 
     try:
         written = write_reports(report, out)
@@ -309,6 +352,10 @@ def _write_all(report: dict[str, Any], out: Path) -> None:
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
     for path in examples:
         print(f"counterexample written: {path}")
+    others = left_behind(out)
+    if others:
+        print(f"also in {out}, not written by this run (left as it was): "
+              f"{', '.join(p.name for p in others)}")
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -750,6 +797,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
     reports = [_read_report(_report_path(p)) for p in args.reports]
     merged = merge_reports(reports)
     _print_outcome(merged)
+    _annotate(merged, args.format)
     _write_all(merged, args.out)
     return exit_status(merged)
 
@@ -779,6 +827,37 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     for m in survivors:
         print(f"SURVIVED: {m['name']} (breaks {', '.join(m['rules'])})")
     return ExitCode.FAILURES if survivors else ExitCode.OK
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from conformance._doctor import diagnose, exit_code, report
+
+    doctor = diagnose(args.engine, timeout=args.timeout, cases_root=args.cases)
+    sys.stdout.write(report(doctor))
+    return exit_code(doctor)
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    from conformance._discovery import ruleset_names
+    from conformance._errors import did_you_mean
+    from conformance._init import LANGUAGES, init
+
+    installed = ruleset_names()
+    rulesets = args.ruleset or installed
+    for name in rulesets:
+        if name not in installed:
+            guess = did_you_mean(name, installed)
+            raise UsageError(f"--ruleset {name!r}: not installed (installed: "
+                             f"{', '.join(installed) or 'none'}){'; ' + guess if guess else ''}")
+    written = init(args.folder, args.lang, list(dict.fromkeys(rulesets)), force=args.force)
+    for path in written:
+        print(f"wrote {path}")
+    spec = LANGUAGES[args.lang].spec
+    print(f"\nnext, from {args.folder}:\n"
+          f"  conformance doctor --engine {shlex.quote(spec)}\n"
+          f"  conformance certify --engine {shlex.quote(spec)} --allow-no-verdict --out out/\n"
+          f"then map what the skip reasons list first ({written[-1].name} has the steps)")
+    return ExitCode.OK
 
 
 if __name__ == "__main__":  # pragma: no cover

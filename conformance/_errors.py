@@ -6,7 +6,9 @@ says what went wrong, where (file:line or case id) and what to do instead.
 
 from __future__ import annotations
 
+import difflib
 import enum
+from collections.abc import Iterable
 
 
 class ConformanceError(Exception):
@@ -46,15 +48,19 @@ class UsageError(ConformanceError):
     """The command line or API call itself is wrong (bad --engine spec, ...)."""
 
 
-def did_you_mean(name: str, names: list[str]) -> str:
-    """``"; did you mean 'a' or 'b'?"`` for the closest of ``names``, else ``""``:
-    a typo is answered with the names it was probably meant to be, not a list of all."""
-    import difflib
-
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """``did you mean 'x' or 'y'?`` for a misspelt ``name``: the closest few of
+    ``names`` rather than all of them (the reference engine has hundreds of
+    mutants); ``""`` when none is close."""
+    names = sorted(set(names))
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if not close and name:   # a prefix is the next best guess ("statics" -> "statics-...")
+        close = [n for n in names if n.startswith(name)][:3]
     if not close:
         return ""
-    return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+    quoted = [repr(c) for c in close]
+    listed = ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else quoted[0]
+    return f"did you mean {listed}?"
 
 
 class ExitCode(enum.IntEnum):

@@ -6,49 +6,59 @@ that now passes is reported (and fails the run, so the list stays honest), and
 an id that matches nothing is warned about.
 
 File format: one id (or fnmatch glob) per line; ``#`` starts a comment.
-``conformance failures report.json`` prints the current failures in this format,
-pinned to what it was written against by ``#!`` lines: the catalogue digest, the
-suite version, and the item and rule ids (compressed).  A run on another
-catalogue warns, naming the items added and removed and the rules renamed, so
-a reviewer knows what to look at; ``--update-known-failures`` re-pins the file
-after that review.
+``conformance failures report.json`` prints the current failures in this
+format, pinned so that a reviewer can read the pin in a diff: two ``#!`` lines
+name the catalogue digest and the suite version, and each entry carries a
+short digest of the item (its id and the rules it checks)::
+
+    #! catalogue sha256:0c7d07...
+    #! suite 0.1.0
+    vision/qa-269/x-equals-nodes-paid  #! 5d41402a  # fail: step 1: ...
+
+A run on another catalogue warns, naming the listed entries whose item
+changed (re-tagged with other rules) or is gone, so a reviewer knows what to
+look at; ``--update-known-failures`` re-pins the file after that review.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import fnmatch
-import zlib
+import hashlib
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from conformance._errors import UsageError
 from conformance._results import Result
 
+#: ``<pattern>  #! <digest>  # comment``: an entry with its pin.
+_ENTRY = re.compile(r"^(?P<pattern>[^#]*?)\s*(?:#!\s*(?P<digest>[0-9a-f]+)\s*)?(?:#(?P<note>.*))?$")
+
+
+def entry_digest(item_id: str, rules: Iterable[str]) -> str:
+    """Eight hex digits of the item's id and its rules: what a listed failure means."""
+    text = "\0".join([item_id, *sorted(rules)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
 
 @dataclasses.dataclass(frozen=True)
 class Pin:
-    """What a known-failures file was written against."""
+    """What a known-failures file was written against: the catalogue, the suite
+    version and, per item id, its `entry_digest`."""
 
     catalogue: str
     suite: str
-    items: tuple[str, ...]
-    rules: tuple[str, ...]
+    digests: dict[str, str] = dataclasses.field(default_factory=dict, compare=False)
 
     def lines(self) -> list[str]:
-        return [f"#! catalogue {self.catalogue}", f"#! suite {self.suite}",
-                f"#! items {_pack(self.items)}", f"#! rules {_pack(self.rules)}"]
+        return [f"#! catalogue {self.catalogue}", f"#! suite {self.suite}"]
 
     @classmethod
-    def parse(cls, directives: dict[str, str]) -> Pin | None:
-        if not {"catalogue", "suite", "items", "rules"} <= set(directives):
+    def parse(cls, directives: dict[str, str], digests: dict[str, str]) -> Pin | None:
+        if not {"catalogue", "suite"} <= set(directives):
             return None
-        try:
-            return cls(directives["catalogue"], directives["suite"],
-                       _unpack(directives["items"]), _unpack(directives["rules"]))
-        except ValueError:
-            return None
+        return cls(directives["catalogue"], directives["suite"], digests)
 
     def changes(self, now: Pin) -> list[str]:
         """What changed since this pin, one line each (empty when nothing did)."""
@@ -56,26 +66,18 @@ class Pin:
             return []
         out = [f"written against catalogue {self.catalogue[:19]}… and suite {self.suite}; "
                f"this run uses catalogue {now.catalogue[:19]}… and suite {now.suite}"]
-        for what, old, new in (("items", self.items, now.items), ("rules", self.rules, now.rules)):
-            added, removed = sorted(set(new) - set(old)), sorted(set(old) - set(new))
-            if added:
-                out.append(f"{what} added: {_some(added)}")
-            if removed:
-                out.append(f"{what} removed{' or renamed' if what == 'rules' else ''}: "
-                           f"{_some(removed)}")
+        gone = sorted(i for i in self.digests if i not in now.digests)
+        changed = sorted(i for i, d in self.digests.items()
+                         if i in now.digests and now.digests[i] != d)
+        if changed:
+            out.append(f"listed items whose rules changed: {_some(changed)}")
+        if gone:
+            out.append(f"listed items gone from the catalogue (renamed or removed): {_some(gone)}")
+        if self.digests and not (changed or gone):
+            n = len(self.digests)
+            out.append(f"the {n} pinned entr{'y is' if n == 1 else 'ies are'} unchanged "
+                       "(same ids, same rules)")
         return out
-
-
-def _pack(ids: tuple[str, ...]) -> str:
-    return base64.b64encode(zlib.compress("\n".join(ids).encode("utf-8"), 9)).decode("ascii")
-
-
-def _unpack(text: str) -> tuple[str, ...]:
-    try:
-        raw = zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
-    except (binascii.Error, zlib.error) as exc:
-        raise ValueError(str(exc)) from exc
-    return tuple(i for i in raw.decode("utf-8").split("\n") if i)
 
 
 def _some(ids: list[str], shown: int = 8) -> str:
@@ -88,6 +90,7 @@ class KnownFailures:
     path: str
     patterns: dict[str, int]   # pattern -> line number
     pin: Pin | None = None
+    notes: dict[str, str] = dataclasses.field(default_factory=dict)   # pattern -> comment
 
     @classmethod
     def read(cls, path: str | Path) -> KnownFailures:
@@ -97,15 +100,23 @@ class KnownFailures:
             raise UsageError(f"cannot read known-failures file {path}: {exc}") from exc
         patterns: dict[str, int] = {}
         directives: dict[str, str] = {}
+        digests: dict[str, str] = {}
+        notes: dict[str, str] = {}
         for number, raw in enumerate(text.splitlines(), start=1):
             if raw.startswith("#! "):
                 key, _, value = raw[3:].strip().partition(" ")
                 directives[key] = value.strip()
                 continue
-            line = raw.split("#", 1)[0].strip()
-            if line:
-                patterns.setdefault(line, number)
-        return cls(str(path), patterns, Pin.parse(directives))
+            entry = _ENTRY.match(raw.strip())
+            line = entry["pattern"].strip() if entry else raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            patterns.setdefault(line, number)
+            if entry and entry["digest"]:
+                digests[line] = entry["digest"]
+            if entry and entry["note"]:
+                notes[line] = entry["note"].strip()
+        return cls(str(path), patterns, Pin.parse(directives, digests), notes)
 
     def pin_warnings(self, now: Pin) -> list[str]:
         """Warnings when the file was pinned to another catalogue or suite version."""
@@ -119,15 +130,18 @@ class KnownFailures:
                 "--update-known-failures", *(f"{self.path}: {c}" for c in changes[1:])]
 
     def rewrite(self, now: Pin, ids: list[str]) -> list[str]:
-        """Re-pin the file to ``now``, keeping its patterns that still match an item.
+        """Re-pin the file to ``now``, keeping its patterns that still match an item
+        (and their comments); an exact id gets its item's digest again.
 
         Returns the patterns dropped because they match nothing any more."""
         kept = [p for p in self.patterns if any(fnmatch.fnmatchcase(i, p) for i in ids)]
         dropped = [p for p in self.patterns if p not in kept]
-        text = "\n".join([HEADER, *now.lines(), *kept]) + "\n"
+        entries = [entry_line(p, now.digests.get(p, ""), self.notes.get(p, "")) for p in kept]
+        text = "\n".join([HEADER, *now.lines(), *entries]) + "\n"
         Path(self.path).write_text(text, "utf-8")
         self.patterns = {p: n for n, p in enumerate(kept, start=len(now.lines()) + 2)}
-        self.pin = now
+        self.pin = dataclasses.replace(now, digests={p: now.digests[p] for p in kept
+                                                     if p in now.digests})
         return dropped
 
     def matches(self, item_id: str) -> bool:
@@ -160,11 +174,15 @@ class KnownFailures:
 HEADER = "# known failures: pass this file to --known-failures FILE"
 
 
+def entry_line(pattern: str, digest: str = "", note: str = "") -> str:
+    """One entry of the file: ``id  #! digest  # note`` (the parts present)."""
+    return pattern + (f"  #! {digest}" if digest else "") + (f"  # {note}" if note else "")
+
+
 def pin_of(report: dict) -> Pin:
-    """The pin of a report: its catalogue, suite version, item and rule ids."""
+    """The pin of a report: its catalogue, suite version and each item's digest."""
     return Pin(report["suite"]["catalogue_digest"], report["suite"]["version"],
-               tuple(sorted(r["id"] for r in report["results"])),
-               tuple(sorted(r["id"] for r in report["rules"])))
+               {r["id"]: entry_digest(r["id"], r["rules"]) for r in report["results"]})
 
 
 def failures_list(results: list[dict], pin: Pin | None = None) -> str:
@@ -178,5 +196,7 @@ def failures_list(results: list[dict], pin: Pin | None = None) -> str:
     for r in results:
         if r["status"] in ("fail", "error") and r["basis"] != "reference":
             what = r["status"] if r["basis"] == "seed" else f"{r['status']}, {r['basis']}"
-            lines.append(f"{r['id']}  # {what}: {r['message'][:80]}".replace("\n", " "))
+            digest = entry_digest(r["id"], r["rules"]) if pin else ""
+            note = f"{what}: {r['message'][:80]}".replace("\n", " ")
+            lines.append(entry_line(r["id"], digest, note))
     return "\n".join(lines) + "\n"

@@ -56,9 +56,10 @@ def load_engine(spec: str, *, timeout: float = 10.0, mutant: str | None = None,
     if mutant is not None:
         names = [m["name"] for m in list_mutants(make(None), spec)]
         if mutant not in names:
-            raise UsageError(f"--engine {spec!r}: no mutant {mutant!r}"
-                             f"{did_you_mean(mutant, names)}; `conformance mutants --engine "
-                             f"{spec.partition(':')[0] if named else spec}` lists them")
+            guess = did_you_mean(mutant, names) or f"none of the {len(names)} is close"
+            lister = spec.partition(":")[0] if named else spec
+            raise UsageError(f"--engine {spec!r}: no mutant {mutant!r}; {guess} "
+                             f"(`conformance mutants --engine {lister}` lists them all)")
     return make(mutant)
 
 
@@ -90,9 +91,9 @@ def _kind(spec: str, timeout: float, options: dict[str, Any]
         factory = _import_factory(engine_target(kind))
         return lambda mutant: InProcessEngine(factory, kind, mutant), rest or None
     known = ", ".join(engine_names()) or "none"
+    guess = did_you_mean(kind, [*engine_names(), "python", "cmd"])
     raise UsageError(f"--engine {spec!r}: unknown kind {kind!r} (neither python:, cmd: nor "
-                     "a registered engine)"
-                     f"{did_you_mean(kind, [*engine_names(), 'python', 'cmd'])}; {SPEC_HELP} "
+                     f"a registered engine){'; ' + guess if guess else ''}; {SPEC_HELP} "
                      f"(registered engines: {known})")
 
 

@@ -75,7 +75,18 @@ def pytest_configure(config: pytest.Config) -> None:
         # last-registered first, and this one is registered before pytest's.
         if not _ends_with_session(config):
             config.add_cleanup(gc.unfreeze)
+        _import_from_invocation_dir(config)
         config.pluginmanager.register(_Conformance(config), "conformance-session")
+
+
+def _import_from_invocation_dir(config: pytest.Config) -> None:
+    """`python:` specs name modules in the folder pytest was started from, as the
+    CLI finds them: the ``pytest`` script does not put that folder on sys.path."""
+    import sys
+
+    here = str(config.invocation_params.dir)
+    if str(config.getoption(OPT_ENGINE)).startswith("python:") and here not in sys.path:
+        sys.path.insert(0, here)
 
 
 def _ends_with_session(config: pytest.Config) -> bool:

@@ -110,3 +110,36 @@ def test_an_engine_that_cannot_start_stops_at_its_shard(repo_with_baseline):
     codes, _ = run_workflow(repo_with_baseline, "cmd:false")
     # certify exits 2 (engine errors), which the step does not excuse: the job stops there
     assert list(codes) == ["Certify one shard 1"] and codes["Certify one shard 1"] != 0
+
+
+def install_steps(workflow: dict) -> list[dict]:
+    return [s for job in workflow["jobs"].values() for s in job["steps"]
+            if s.get("name") in SKIPPED_STEPS]
+
+
+def test_the_install_step_installs_the_suite_as_written(tmp_path):
+    """The suite is not on the package index: the recipe installs it from ``$SUITE``, a
+    git URL or a checked-out path.  Its install line runs as written in a fresh
+    environment, with ``$SUITE`` a git URL of this checkout (its last commit)."""
+    workflow = yaml.safe_load(WORKFLOW.read_text("utf-8"))
+    steps_ = install_steps(workflow)
+    assert len(steps_) == 2 and len({s["run"] for s in steps_}) == 1, steps_
+    line = steps_[0]["run"].strip()
+    assert "$SUITE" in line and "card-conformance" not in line.replace("$SUITE", "")
+    assert workflow["env"]["SUITE"].startswith("git+https://"), "a git URL, pinned"
+    root = HERE.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout: no git URL to install from")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    env = {**os.environ, "SUITE": f"git+file://{root}",
+           "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("PYTHONPATH", None)
+    env.pop("VIRTUAL_ENV", None)
+    done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
+                           line], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    version = subprocess.run([str(venv / "bin" / "conformance"), "--version"], cwd=tmp_path,
+                             env=env, capture_output=True, text=True, timeout=60)
+    assert version.returncode == 0 and version.stdout.startswith("conformance "), version

@@ -42,3 +42,6 @@ def test_the_wheel_carries_the_catalogue_schemas_and_vocabularies(tmp_path):
     data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "conformance").rglob("*.json")}
     assert data <= names
     assert "reference_engine/serve.py" in names
+    # the skeletons `conformance init` writes and the README points at
+    assert {"conformance/templates/skeleton-engine.js",
+            "conformance/templates/skeleton_adapter.py"} <= names

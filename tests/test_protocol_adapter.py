@@ -202,12 +202,13 @@ def test_crlf_line_endings_are_tolerated(tmp_path):
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_javascript_skeleton_engine_speaks_the_protocol():
-    """docs/examples/skeleton-engine.js: an engine in another language, certified end to end."""
+    """The shipped JavaScript skeleton (conformance/templates/skeleton-engine.js, what
+    `conformance init --lang node` writes): another language, certified end to end."""
     from conformance._certify import RunConfig, certify, exit_status
     from conformance._runner import Selection
     from conformance._settings import get_profile
 
-    script = Path(__file__).parent.parent / "docs" / "examples" / "skeleton-engine.js"
+    script = Path(__file__).parent.parent / "conformance" / "templates" / "skeleton-engine.js"
     report = certify(RunConfig(engine_spec=f"cmd:node {script}", profile=get_profile("quick"),
                                selection=Selection(rulesets=["vision"], properties=False)))
     assert report["engine"]["name"] == "skeleton-js"

@@ -22,7 +22,7 @@ pytestmark = [
                               "to look at the HTML reports in a real browser"),
 ]
 
-REFERENCE = Path(__file__).resolve().parent.parent / "reports" / "reference"
+REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "example-report"
 JAPANESE_TITLE = "博麗神社"   # in the title of vision/ex-12.3.1
 
 

@@ -53,7 +53,7 @@ def assert_inert(page: Page) -> None:
     allowed = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3",
                "p", "dl", "dt", "dd", "nav", "a", "main", "section", "table", "thead", "tbody",
                "tr", "th", "td", "span", "ul", "li", "strong", "input", "label", "article",
-               "pre", "code", "details", "summary", "div",
+               "pre", "code", "details", "summary", "div", "wbr",
                "svg", "rect", "text"}  # the chart: inline SVG drawn by the suite
     for tag, attrs in page.tags:
         assert tag in allowed, tag
@@ -150,3 +150,26 @@ def test_any_engine_text_is_inert(text: str) -> None:
     report = hostile_report(text)
     page = Page(render(report, "html"))
     assert_inert(page)
+
+
+def test_the_verdict_word_is_shown_once() -> None:
+    page = Page(render(sample_report(), "html"))
+    status = sample_report()["verdict"]["status"]
+    verdict = re.search(r"Verdict: (.*)", page.text).group(1)
+    assert verdict.startswith(f"{status} ") and not verdict.startswith(f"{status} {status}")
+
+
+def test_rule_ids_wrap_between_parts_and_labels_have_a_cjk_font() -> None:
+    text = render(sample_report(), "html")
+    rule = sample_report()["rules"][0]["id"]
+    first, rest = rule.split("/", 1)
+    # an id breaks after a slash, never inside a part (the cells break anywhere else)
+    assert (f'<span class="id"><span class="seg">{first}</span>/<wbr>'
+            f'<span class="seg">{rest}</span></span>') in text
+    assert ".id{overflow-wrap:normal;word-break:normal}.seg{white-space:nowrap}" in text
+    # the body and the chart (which may be saved on its own) name Japanese faces
+    body = re.search(r"body\{font:([^;]*);", text).group(1)
+    svg = re.search(r'<svg[^>]*font-family="([^"]*)"', text).group(1)
+    for stack in (body, html.unescape(svg)):
+        assert "Noto Sans CJK JP" in stack and "Hiragino Sans" in stack
+        assert stack.rstrip().endswith("sans-serif")

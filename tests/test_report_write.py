@@ -125,3 +125,34 @@ def test_counterexample_names_cannot_leave_the_folder(tmp_path):
     assert len(written) == 1
     assert written[0].parent == (tmp_path / "out" / "counterexamples")
     assert list((tmp_path / "out" / "counterexamples").iterdir()) == written
+
+
+def test_a_reused_out_keeps_no_stale_counterexample(tmp_path):
+    from conformance.report import write_counterexamples
+
+    out = tmp_path / "out"
+    first = {"results": [{"id": "vision/prop/a", "counterexample": "id: a\n"},
+                         {"id": "vision/prop/b", "counterexample": "id: b\n"}]}
+    assert len(write_counterexamples(first, out)) == 2
+    second = {"results": [{"id": "vision/prop/b", "counterexample": "id: b2\n"}]}
+    written = write_counterexamples(second, out)
+    assert sorted((out / "counterexamples").iterdir()) == written
+    assert written[0].read_text() == "id: b2\n"
+    write_counterexamples({"results": []}, out)
+    assert not (out / "counterexamples").exists(), "an empty folder would look like a run's"
+
+
+def test_the_cli_names_what_it_left_in_a_reused_out(tmp_path, capsys):
+    import toy
+
+    from conformance._cli import main
+
+    cases = toy.write_catalogue(tmp_path / "cases")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", "utf-8")
+    main(["certify", "--engine", "python:toy:ToyEngine", "--cases", str(cases), "-q",
+          "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "not written by this run (left as it was): notes.txt" in printed
+    assert (out / "notes.txt").read_text() == "mine"

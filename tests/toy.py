@@ -113,6 +113,13 @@ class WrongEngine(ToyEngine):
         return k + 1
 
 
+class PokerEngine(ToyEngine):
+    """Also claims a ruleset no pack has: the claim is named once, then ignored."""
+
+    def hello(self) -> dict[str, Any]:
+        return {**super().hello(), "rulesets": ["toy", "poker"]}
+
+
 class RaisingEngine(ToyEngine):
     """Raises inside act: an engine bug must become an error result, not a harness crash."""
 

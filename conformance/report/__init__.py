@@ -19,11 +19,11 @@ from typing import Any
 
 from tabulate import tabulate
 
-from conformance.report import _badge, _html, _junit, _markdown, _text
+from conformance.report import _badge, _github, _html, _junit, _markdown, _text
 from conformance.report._schema import InvalidReport, validate_report
 
-__all__ = ["FILENAMES", "InvalidReport", "render", "rule_table", "safe_filename",
-           "validate_report", "write_counterexamples", "write_reports"]
+__all__ = ["FILENAMES", "InvalidReport", "left_behind", "render", "rule_table",
+           "safe_filename", "validate_report", "write_counterexamples", "write_reports"]
 
 #: The file each format is written to inside the output directory.
 FILENAMES: dict[str, str] = {
@@ -50,6 +50,7 @@ _RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "junit": _junit.render,
     "html": _html.render,
     "badge": _badge.render,
+    "github": _github.render,   # printed, never written by write_reports
 }
 
 
@@ -103,10 +104,16 @@ def safe_filename(item_id: str, suffix: str = ".yaml") -> str:
 def write_counterexamples(report: dict[str, Any], out_dir: Path) -> list[Path]:
     """Write each failed property's shrunk scenario to ``out_dir/counterexamples/``.
 
-    Returns the paths written.  The names come from property ids via
+    The folder belongs to the run: files an earlier run left in it are removed
+    first, so a reused ``--out`` never shows a counterexample this run did not
+    find.  Returns the paths written.  The names come from property ids via
     `safe_filename`, and each path is checked to stay inside the folder.
     """
     folder = Path(out_dir) / "counterexamples"
+    if folder.is_dir():
+        for old in folder.iterdir():
+            if old.is_file() or old.is_symlink():
+                old.unlink()
     written = []
     for result in report["results"]:
         if not result.get("counterexample"):
@@ -117,7 +124,17 @@ def write_counterexamples(report: dict[str, Any], out_dir: Path) -> list[Path]:
             raise ValueError(f"refusing to write {path}: outside {folder}")
         _replace(path, result["counterexample"])
         written.append(path)
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
     return written
+
+
+def left_behind(out_dir: Path) -> list[Path]:
+    """What is in ``out_dir`` that no run writes (a user's file, an earlier run's
+    ``diff.md``): kept, and named by the CLI so nobody mistakes it for this run's."""
+    ours = {*FILENAMES.values(), "counterexamples"}
+    return sorted(p for p in Path(out_dir).iterdir()
+                  if p.name not in ours and not p.name.startswith("."))
 
 
 def _replace(path: Path, text: str) -> None:

@@ -24,6 +24,11 @@ COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#bc4c00", "skip": "#8
 ENGINE_COLOURS = ("#0969da", "#bf3989", "#1a7f37", "#9a6700", "#8250df", "#bc4c00", "#57606a")
 
 WIDTH = 760          # fits an 800 px viewport with the page's padding
+#: Latin first, then a Japanese face on each platform: family labels are often
+#: Japanese (ジャマー効果), and a chart saved on its own has no page CSS to inherit.
+FONT_STACK = ('system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK JP", '
+              '"Noto Sans JP", "Hiragino Sans", "Hiragino Kaku Gothic ProN", "Yu Gothic", '
+              'Meiryo, "Source Han Sans", sans-serif')
 LABEL_WIDTH = 210
 BAR_HEIGHT = 14
 GAP = 6
@@ -174,7 +179,7 @@ def side_by_side(engines: list[tuple[str, list[dict[str, Any]]]], title: str) ->
 
 
 def _open(height: int, title: str) -> str:
-    return (f'<svg class="chart" role="img" '
+    return (f'<svg class="chart" role="img" font-family="{html.escape(FONT_STACK)}" '
             f'viewBox="0 0 {WIDTH} {height}" width="100%" style="max-width:{WIDTH}px">'
             f"<title>{_e(title)}</title>")
 

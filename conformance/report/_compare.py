@@ -17,7 +17,7 @@ from typing import Any
 from conformance._results import worst
 from conformance._verdict import rule_counts
 from conformance.report import _chart, _replace, _text
-from conformance.report._html import anchor, e, page, status_badge, table, tr
+from conformance.report._html import anchor, e, ident, page, status_badge, table, tr
 from conformance.report._markdown import inline
 
 
@@ -131,7 +131,7 @@ def render_html(comparison: Comparison) -> str:
     head = [f"<header><h1>Conformance comparison: {len(cols)} engine(s)</h1>"]
     head += [f'<p class="note">{e(n, 1000)}</p>' for n in comparison.notes]
     head.append(table(["engine", "report", "catalogue digest", "suite", "rules passed"],
-                      [tr([e(c.label, 200), f"<code>{e(c.source, 300)}</code>",
+                      [tr([ident(c.label), f"<code>{ident(c.source, 300)}</code>",
                            f"<code>{e(c.digest, 100)}</code>",
                            e(c.report["suite"]["version"]), e(_passed(c))]) for c in cols]))
     head.append("</header>")
@@ -154,7 +154,8 @@ def _html_table(comparison: Comparison) -> str:
         parts.append(f"<h3>{e(ruleset)}</h3>")
         rows_by_family: dict[str, list[str]] = {}
         for rule in (r for r in comparison.rules if r["ruleset"] == ruleset):
-            cells = [f'<span title="{e(rule["title"], 300)}">{e(rule["id"], 200)}</span>',
+            shown = ident(rule["id"], whole=True)
+            cells = [f'<span title="{e(rule["title"], 300)}">{shown}</span>',
                      e(rule["title"], 200)]
             for i, column in enumerate(cols):
                 status = _cell_status(column, rule)
@@ -179,8 +180,8 @@ def _html_failures(comparison: Comparison) -> list[str]:
             failing = column.failing_items(rule["id"])
             if not failing:
                 continue
-            lis = "".join(f"<li>{status_badge(r['status'])} <code>{e(r['id'], 200)}</code>: "
-                          f"{e(_text.one_line(r['message']), 400)}</li>" for r in failing)
+            lis = "".join(f"<li>{status_badge(r['status'])} <code>{ident(r['id'])}</code>: "
+                          f"{e(_text.one_line(_text.headline(r)), 400)}</li>" for r in failing)
             items.append(f'<li id="{anchor(f"fail{i}", rule["id"])}"><strong>'
                          f'{e(rule["id"], 200)}</strong> {e(rule["title"], 200)}<ul>{lis}</ul>'
                          "</li>")

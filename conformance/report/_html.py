@@ -16,10 +16,10 @@ from typing import Any
 from conformance.report import _chart, _text
 
 _CSS = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans","Noto Sans CJK JP",
-"Hiragino Sans","Yu Gothic","Meiryo",sans-serif;margin:0 auto;max-width:1200px;padding:0 1rem;
+body{font:14px/1.45 FONTS;margin:0 auto;max-width:1200px;padding:0 1rem;
 color:#1f2328}
 .scroll{overflow-x:auto;max-width:100%}td{overflow-wrap:anywhere}
+.id{overflow-wrap:normal;word-break:normal}.seg{white-space:nowrap}
 .note{background:#ddf4ff;border:1px solid #54aeff;padding:.5rem}
 .sticky{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;
 padding:.3rem 0;margin:0}.sticky p{margin:.2rem 0}
@@ -35,6 +35,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{fo
 dd{margin:0;word-break:break-word}nav a{margin-right:1rem}
 .banner{background:#fff8c5;border:2px solid #9a6700;padding:.6rem;font-weight:600}
 .status{font-weight:600;white-space:nowrap}
+table.rules .status{white-space:normal;overflow-wrap:normal}
+table.rules td:nth-child(3){min-width:8em}
 .status-pass .status,.status.status-pass{color:#1a7f37;background:#dafbe1}
 .status-fail .status,.status.status-fail{color:#cf222e;background:#ffebe9}
 .status-error .status,.status.status-error{color:#bc4c00;background:#fff1e5}
@@ -44,7 +46,7 @@ article{border-left:4px solid #cf222e;padding-left:.8rem;margin:1.2rem 0}
 article.status-error{border-color:#bc4c00}article.status-pass{border-color:#9a6700}
 #only-failing:checked~table tr.status-pass,#only-failing:checked~table tr.status-skip,
 #only-failing:checked~table tr.status-uncovered{display:none}
-"""
+""".replace("FONTS", _chart.FONT_STACK)
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -69,6 +71,16 @@ def _row(cells: list[str], cls: str = "", ident: str = "") -> str:
     """A row of already-escaped cells."""
     attrs = (f' class="{cls}"' if cls else "") + (f' id="{ident}"' if ident else "")
     return f"<tr{attrs}>{''.join(f'<td>{c}</td>' for c in cells)}</tr>"
+
+
+def _ident(text: str, limit: int = 200, *, whole: bool = False) -> str:
+    """An id, escaped, that a narrow column breaks only after a slash (or a hyphen),
+    never inside a word; ``whole``: short parts not even at a hyphen (rule ids:
+    ``vision/IR-12.3.1``, but ``vision/reading/same-name-any-name-exactly`` may)."""
+    parts = _e(text, limit).split("/")
+    if whole:
+        parts = [f'<span class="seg">{p}</span>' if len(p) <= 16 else p for p in parts]
+    return f'<span class="id">{"/<wbr>".join(parts)}</span>'
 
 
 def _status(status: str, shown: str | None = None) -> str:
@@ -187,9 +199,9 @@ def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -
             continue
         rows = []
         for rule in rules:
-            links = " ".join(f'<a href="#{anchor("result", i)}">{_e(i, 200)}</a>'
+            links = " ".join(f'<a href="#{anchor("result", i)}">{_ident(i)}</a>'
                              for i in failing.get(rule["id"], []))
-            cells = [_e(rule["id"], 200), _e(rule["kind"]), _e(rule["title"], 300),
+            cells = [_ident(rule["id"], whole=True), _ident(rule["kind"]), _e(rule["title"], 300),
                      _e(len(rule["cases"])), _e(len(rule["properties"])),
                      _e(_text.mutants_killed(report, rule)),
                      f'<span class="status">{_e(_text.rule_progress(rule))}</span>', links]
@@ -248,8 +260,8 @@ def _result(result: dict[str, Any]) -> str:
         facts.append(("step", _e(result["step"])))
     if _text.is_unexpected_pass(result):
         facts.append(("fix", "remove it from the known-failures file"))
-    if result["message"]:
-        facts.append(("message", _e(result["message"])))
+    if result["message"]:   # a mismatch in JSON, as in the table below
+        facts.append(("message", _e(_text.headline(result))))
     parts = [f'<article id="{anchor("result", result["id"])}" '
              f'class="status-{_e(result["status"])}"><h3>{_e(result["id"], 300)}</h3>',
              '<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)
@@ -298,7 +310,7 @@ def _yes_no(flag: bool) -> str:
 
 
 # -- shared with the comparison page (report/_compare.py) --------------------------------
-e, table, tr, status_badge = _e, _table, _row, _status
+e, ident, table, tr, status_badge = _e, _ident, _table, _row, _status
 
 
 def page(title: str, body: str) -> str:

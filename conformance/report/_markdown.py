@@ -151,8 +151,8 @@ def _result(result: dict[str, Any]) -> str:
         facts.append(("step", str(result["step"])))
     if _text.is_unexpected_pass(result):
         facts.append(("fix", "remove it from the known-failures file"))
-    if result["message"]:
-        facts.append(("message", result["message"]))
+    if result["message"]:   # a mismatch in JSON, as in the table below
+        facts.append(("message", _text.headline(result)))
     parts = [
         f"### {inline(result['id'])}",
         "\n".join(f"- **{k}:** {inline(v, _text.DETAIL_LIMIT)}" for k, v in facts),

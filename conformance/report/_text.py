@@ -80,6 +80,18 @@ def value(data: Any, limit: int = DETAIL_LIMIT) -> str:
     return bound(clean(text), limit)
 
 
+def headline(result: dict[str, Any]) -> str:
+    """A result's message, its first mismatch written as JSON (as the
+    expected/observed tables show it) rather than as the runner's Python repr."""
+    mismatches = result.get("mismatches") or []
+    if not mismatches or not result["message"].startswith(f"{mismatches[0]['path']}: expected "):
+        return str(result["message"])   # a message of its own: shown as it is
+    m = mismatches[0]
+    more = f" (+{len(mismatches) - 1} more)" if len(mismatches) > 1 else ""
+    return (f"{one_line(m['path'])}: expected {value(m['expected'], 120)}, "
+            f"observed {value(m['observed'], 120)}{more}")
+
+
 # --- small views of the report dict -------------------------------------------------------
 
 

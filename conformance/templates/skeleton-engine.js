@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 // A skeleton engine in JavaScript speaking the JSON Lines protocol (docs/protocol.md).
-// It claims the "vision" ruleset and answers every game with "skipped", so a first
+// It claims the rulesets in RULESETS and answers every game with "skipped", so a first
 // certification runs end to end and reports every case as skipped with the reason.
 // Replace the bodies of start/act/observe with calls into your engine.
 //
-//   conformance certify --engine 'cmd:node docs/examples/skeleton-engine.js' --out out/
+//   conformance init --lang node my-engine/     (writes this file as my-engine/engine.js)
+//   conformance certify --engine 'cmd:node engine.js' --allow-no-verdict --out out/
 "use strict";
 const readline = require("readline");
+
+const RULESETS = ["vision"];   // the rulesets you claim (`conformance init --ruleset` sets it)
 
 function reply(message) {
   process.stdout.write(JSON.stringify(message) + "\n");  // one line per reply, then flush
 }
+// stdout is the protocol: anything you want to print goes to stderr
+console.log = console.error;
 
 const handlers = {
-  hello: () => ({ok: {name: "skeleton-js", version: "0.0.1", rulesets: ["vision"],
+  hello: () => ({ok: {name: "skeleton-js", version: "0.0.1", rulesets: RULESETS,
                       capabilities: {}, protocol: 1}}),
   start: (req) => ({skipped: {reason: `setups of ${req.ruleset} are not mapped yet`}}),
   act: () => ({skipped: {reason: "actions are not mapped yet"}}),
