@@ -425,6 +425,33 @@ class Within:
         return {"features": sorted(self.used), "needs_vocabulary": max(meaning, self.lowest or 1)}
 
 
+def sampled(prop: Any, examples: int = 30) -> tuple[list[str], Needs]:
+    """A property's features and needs from scenarios its generators draw (derandomized;
+    an exhaustive property's every scenario), for listing without an engine."""
+    import hypothesis
+    from hypothesis import HealthCheck, Phase
+
+    seen = Within(prop, history(prop.ruleset).latest)
+    if prop.exhaustive is not None:
+        for _ in seen.exhaustive():
+            pass
+    else:
+        @hypothesis.settings(max_examples=examples, derandomize=True, database=None,
+                             deadline=None, suppress_health_check=list(HealthCheck),
+                             phases=[Phase.generate])
+        @hypothesis.given(prop.scenarios)
+        def draw(scenario: Any) -> None:
+            seen.fits(scenario)
+
+        draw()
+    fields = seen.fields()
+    meaning = describe(prop)[1]
+    if meaning.version >= fields["needs_vocabulary"]:
+        return fields["features"], meaning
+    return fields["features"], Needs(fields["needs_vocabulary"],
+                                     "every scenario its generators drew")
+
+
 def report_section(engine_info: Mapping[str, Any], rulesets: Iterable[str]) -> dict[str, Any]:
     """The report's ``vocabulary``: per claimed ruleset the version the run took the
     engine to speak and the latest, and the one line for what it did not declare."""
