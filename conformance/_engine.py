@@ -28,7 +28,8 @@ class Engine(Protocol):
     """
 
     def hello(self) -> dict[str, Any]:
-        """Return ``{"name", "version", "rulesets": [...], "capabilities": {...}}``."""
+        """Return ``{"name", "version", "rulesets": [...], "capabilities": {...}}``, and
+        optionally ``"vocabulary": {ruleset: version}`` (docs/protocol.md)."""
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         """Set up a fresh game of ``ruleset`` from a canonical setup.
