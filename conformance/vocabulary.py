@@ -326,9 +326,10 @@ def needs(ruleset: str, item_id: str, used: Iterable[str]) -> Needs:
     forms aside) or meaning it relies on; ties go to the first in sorted order."""
     found = history(ruleset)
     best = Needs(1, "")
-    for feature in sorted(used):
-        version = found.introduced.get(feature, 1)
-        if version > best.version and feature not in found.harness_only:
+    newer = [f for f in used if found.introduced.get(f, 1) > 1 and f not in found.harness_only]
+    for feature in sorted(newer):   # most items have none: nothing to sort
+        version = found.introduced[feature]
+        if version > best.version:
             best = Needs(version, feature)
     for meaning in found.needed_by(item_id):
         if meaning.version > best.version:
@@ -396,8 +397,7 @@ class Within:
     """
 
     def __init__(self, prop: Any, version: int) -> None:
-        self.ruleset, self.id, self.version = prop.ruleset, prop.id, version
-        self.prop = prop
+        self.prop, self.ruleset, self.version = prop, prop.ruleset, version
         self.used: set[str] = set()
         self.lowest = 0          # the lowest version any generated scenario needed
         self.refused = ""

@@ -180,6 +180,17 @@ def test_hello_may_declare_the_vocabulary_it_speaks() -> None:
         f"latest: vision {vocabulary.history('vision').latest}, mtg 1")
 
 
+def test_serve_passes_the_declaration_on() -> None:
+    """A Python engine served as a subprocess declares it as in-process: serve() relays
+    its hello, vocabulary included."""
+    from conformance._protocol import _dispatch
+
+    answer = _dispatch(VisionV1(), {"seq": 1, "cmd": "hello", "protocol": 1})
+    assert answer["vocabulary"] == {"vision": 1}
+    assert "vocabulary" not in _dispatch(VisionV1(declare=False),
+                                         {"seq": 1, "cmd": "hello", "protocol": 1})
+
+
 def _vision_run(create: str) -> dict:
     config = RunConfig(engine_spec=f"python:engines.vision_v1:{create}",
                        profile=get_profile("quick"), selection=Selection(rulesets=["vision"]))
