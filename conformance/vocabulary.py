@@ -390,20 +390,31 @@ def gate(item: Any, engine_info: Mapping[str, Any]) -> str:
 class Within:
     """A property's scenarios restricted to what an engine speaks, and what they used.
 
-    Every generated scenario is walked: one needing a newer version is filtered
-    out (so Hypothesis draws another), and the features of the others are what the
-    report records for the property.  ``refused`` is the reason of the first one
-    filtered out, for a property none of whose scenarios fit.
+    For an engine speaking an older version than the latest, every generated
+    scenario is walked, and one needing more is filtered out (so Hypothesis draws
+    another).  At the latest version nothing is filtered, and walking stops once
+    `SATURATED` scenarios in a row added no feature: the features recorded are
+    then those of the scenarios walked, at a few percent of a run's cost rather
+    than a tenth.  ``refused`` is the reason of the first scenario filtered out,
+    for a property none of whose scenarios fit.
     """
+
+    #: Scenarios in a row that add no feature, after which the latest version stops walking.
+    SATURATED = 10
 
     def __init__(self, prop: Any, version: int) -> None:
         self.prop, self.ruleset, self.version = prop, prop.ruleset, version
+        self.filters = version < history(prop.ruleset).latest
         self.used: set[str] = set()
-        self.lowest = 0          # the lowest version any generated scenario needed
+        self.lowest = 0          # the lowest version any walked scenario needed
         self.refused = ""
+        self._unchanged = 0      # scenarios in a row that added no feature
 
     def fits(self, scenario: Mapping[str, Any]) -> bool:
+        if not self.filters and self._unchanged >= self.SATURATED:
+            return True
         used = features(self.ruleset, scenario)
+        self._unchanged = 0 if used - self.used else self._unchanged + 1
         wanted = needs(self.ruleset, "", used)
         self.lowest = min(self.lowest or wanted.version, wanted.version)
         if wanted.version > self.version:
