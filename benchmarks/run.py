@@ -1,7 +1,7 @@
 """Print the speed table of issue 8: each row measured vs its target.
 
     python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest]
-                             [--main [--baseline DIR]] [--parallel]
+                             [--main [--baseline DIR]] [--parallel] [--vocabulary]
 
 A script, not timed tests: a shared CI machine would make timed assertions
 flake.  A shared machine is also noisy, so every ratio is the median over
@@ -317,6 +317,33 @@ def main_row(pairs: int, baseline: str | None) -> tuple[str, str, str, str]:
                "under half (<= 0.5x), and parallel (item 1/5)", ratio <= 0.5)
 
 
+#: `conformance certify --engine reference` (no mutation) in a fresh interpreter; with
+#: ``{off}`` the vocabulary derivation is replaced by constants, as if it did not exist.
+CERTIFY = """
+import sys
+from conformance import vocabulary as v
+if {off}:
+    v.describe = lambda item: ([], v.Needs(1, ""))
+    v.Within.fits = lambda self, scenario: True
+    v.Within.fields = lambda self: {{"features": [], "needs_vocabulary": 1}}
+from conformance._cli import main
+sys.exit(main(["certify", "--engine", "reference", "-q", "--profile", "{profile}"]))
+"""
+
+
+def vocabulary_row(pairs: int, profile: str) -> tuple[str, str, str, str]:
+    """A plain certify of the reference engine with the vocabulary derivation (every
+    case walked once, every generated scenario walked) against one without it, in
+    CPU time of fresh processes (waiting for a busy machine's CPU left out)."""
+    def run(off: bool) -> Timed:
+        code = CERTIFY.format(off=off, profile=profile)
+        return lambda: cpu(lambda: fresh_python(code))
+    on, off, ratio = paired(pairs, run(False), run(True))
+    return row(f"plain certify of the reference engine ({profile}), CPU: with / without "
+               "feature derivation", f"{on:.1f} s / {off:.1f} s = {ratio:.3f}x",
+               "<= 1.05x", ratio <= 1.05)
+
+
 def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     n = args.pairs
     h = Harness(args.profile)
@@ -365,6 +392,12 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
         "assert not c.errors, c.errors; print(time.perf_counter() - t)") for _ in range(n))
     rows.append(row(f"catalogue load, cold process ({len(h.catalogue.cases)} cases)",
                     f"{load:.3f} s", "<= 0.3 s", load <= 0.3))
+
+    if args.vocabulary:
+        rows.append(vocabulary_row(n, args.profile))
+    else:
+        rows.append(row("plain certify: with / without feature derivation",
+                        "not measured (pass --vocabulary)", "<= 1.05x", None))
 
     if args.parallel:
         rows += parallel_rows(n, h)
@@ -418,6 +451,9 @@ def main() -> None:
                              "(pytest -n 2 and certify --jobs 2; minutes)")
     parser.add_argument("--main", action="store_true",
                         help="also time the README's main command (about a minute a run)")
+    parser.add_argument("--vocabulary", action="store_true",
+                        help="also time a plain certify with and without the vocabulary "
+                             "feature derivation (half a minute a run)")
     parser.add_argument("--baseline", metavar="DIR",
                         help="with --main: a checkout of 3a663b9 with its own .venv, timed "
                              "against the README's main command, per item run")

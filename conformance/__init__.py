@@ -34,6 +34,8 @@ _EXPORTS = {
     "Mismatch": "_results",
     "Result": "_results",
 }
+#: Public submodules, imported on first use like the names above.
+_SUBMODULES = frozenset({"vocabulary"})   # versioned vocabularies: check, schema, features
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -53,9 +55,11 @@ __all__ = [
     "Unsupported",
     "__version__",
     "serve",
+    "vocabulary",
 ]
 
 if TYPE_CHECKING:
+    from conformance import vocabulary
     from conformance._engine import (
         PROTOCOL_VERSION,
         AdapterRaised,
@@ -73,6 +77,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"conformance.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'conformance' has no attribute {name!r}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import conformance
+from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue
 from conformance._engine import Connection
 from conformance._knownfail import KnownFailures, Pin, entry_digest
@@ -206,6 +207,8 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
         "rules": rows,
         "problems": problems,
         "mutation": mutation,
+        "vocabulary": vocabulary.report_section(engine_info,
+                                                claimed_rulesets(engine_info, catalogue)),
     }
 
 

@@ -16,11 +16,14 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._results import Result
 from conformance._settings import PROFILES, default_profile_name, get_profile
+
+if TYPE_CHECKING:
+    from conformance._catalogue import Catalogue
 
 #: Skip reasons listed in the terminal; the reports list them all.
 TOP_SKIP_REASONS = 5
@@ -165,6 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     _catalogue_options(p)
     p.add_argument("--strict", action="store_true",
                    help="also fail when a rule has no case")
+    _features_option(p)
     p.set_defaults(func=_cmd_validate)
 
     p = sub.add_parser("report", help="re-render a stored report.json")
@@ -177,7 +181,17 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print the rule-coverage table")
     _catalogue_options(p)
     p.add_argument("--report", type=Path, help="take statuses from this report.json")
+    _features_option(p)
     p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("schema", help="write a ruleset's vocabulary JSON Schema as one "
+                                      "version had it, for engines to validate their inputs")
+    p.add_argument("--ruleset", required=True, metavar="NAME")
+    p.add_argument("--vocabulary", type=_positive, metavar="N",
+                   help="the vocabulary version (default: the latest)")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for <ruleset>-vocabulary-<N>.json")
+    p.set_defaults(func=_cmd_schema)
 
     p = sub.add_parser("failures", help="print a report's failures as a known-failures file")
     p.add_argument("report", type=Path, help="a report.json (or the folder holding it)")
@@ -266,6 +280,13 @@ def _annotate(report: dict[str, Any], fmt: str | None) -> None:
 
     if _github.wanted(fmt):
         sys.stdout.write(_github.render(report))
+
+
+def _features_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--features", action="store_true",
+                   help="also list each case's and property's vocabulary features and the "
+                        "vocabulary version it needs (a property's: from scenarios its "
+                        "generators draw)")
 
 
 def _catalogue_options(p: argparse.ArgumentParser) -> None:
@@ -583,6 +604,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     print(f"{len(catalogue.rules)} rules, {len(catalogue.cases)} cases, "
           f"{len(catalogue.errors)} errors, {len(uncovered)} uncovered rules "
           f"[{catalogue.where}]")
+    if args.features:
+        _print_features(catalogue)
     if catalogue.errors:
         return ExitCode.INVALID_CATALOGUE
     if args.strict and uncovered:
@@ -651,6 +674,46 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             if row["status"] == "skip":
                 row["status"] = "not run"
     print(rule_table(rows))
+    if args.features:
+        from conformance._catalogue import load_catalogue
+
+        _print_features(load_catalogue(args.cases, args.ruleset))
+    return ExitCode.OK
+
+
+def _print_features(catalogue: Catalogue) -> None:
+    """One line per case and property: what it needs, and every feature it uses."""
+    from conformance import vocabulary
+    from conformance._discovery import properties_for
+
+    print()
+    items: list[tuple[str, str, tuple[list[str], vocabulary.Needs]]] = [
+        (c.id, c.ruleset, vocabulary.describe(c)) for c in catalogue.cases]
+    items += [(p.id, p.ruleset, vocabulary.sampled(p))
+              for rs in catalogue.rulesets for p in properties_for(rs)]
+    for item_id, ruleset, (used, wanted) in items:
+        why = f": {wanted.because}" if wanted.because else ""
+        print(f"{item_id} (needs {ruleset} vocabulary {wanted.version}{why}): "
+              f"{', '.join(used) or '-'}")
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from conformance import vocabulary
+    from conformance._discovery import find_ruleset, unknown_ruleset
+
+    if find_ruleset(args.ruleset) is None:
+        raise UsageError(unknown_ruleset(args.ruleset))
+    latest = vocabulary.history(args.ruleset).latest
+    version = args.vocabulary or latest
+    if version > latest:
+        raise UsageError(f"--vocabulary {version}: {args.ruleset} has vocabulary versions "
+                         f"1 to {latest}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"{args.ruleset}-vocabulary-{version}.json"
+    text = json.dumps(vocabulary.schema(args.ruleset, version), indent=2, ensure_ascii=False)
+    path.write_text(text + "\n", "utf-8")
+    print(f"wrote {path}: the {args.ruleset} vocabulary, version {version} of {latest} "
+          f"(entry points: {{\"$ref\": \"#/$defs/setup\"}}, action, ...)")
     return ExitCode.OK
 
 

@@ -28,7 +28,8 @@ class Engine(Protocol):
     """
 
     def hello(self) -> dict[str, Any]:
-        """Return ``{"name", "version", "rulesets": [...], "capabilities": {...}}``.
+        """Return ``{"name", "version", "rulesets": [...], "capabilities": {...}}``, and
+        optionally ``"vocabulary": {ruleset: version}`` (docs/protocol.md).
 
         An engine that lists mutants (``capabilities.mutants``) is also asked
         ``hello(mutant=NAME)``: from then on it behaves as that mutant and its

@@ -103,8 +103,11 @@ def normalize(cmd: str, answer: Any) -> Any:
         return {"accepted": answer["accepted"], "events": answer.get("events", []),
                 "reason": answer.get("reason")}
     if cmd == "hello":
-        return {"name": answer["name"], "version": answer["version"],
+        info = {"name": answer["name"], "version": answer["version"],
                 "rulesets": answer["rulesets"], "capabilities": answer.get("capabilities", {})}
+        if "vocabulary" in answer:   # the vocabulary version per ruleset it speaks
+            info["vocabulary"] = answer["vocabulary"]
+        return info
     return answer
 
 

@@ -50,6 +50,10 @@ class Result:
     expected_failure: bool = False  # listed as a known failure (on a pass: an unexpected pass)
     basis: Basis = "seed"        # seed rules only | relies on a reading | context only | reference
     examples: dict[str, int] | None = None  # a property's scenarios: generated, supported, actions
+    #: The vocabulary features it uses (a property: those of the scenarios it generated)
+    #: and the minimum vocabulary version it needs (conformance/vocabulary.py).
+    features: list[str] = dataclasses.field(default_factory=list)
+    needs_vocabulary: int = 1
 
     def to_json(self) -> dict[str, Any]:
         """What `dataclasses.asdict` gives, without its deep walk of every plain value.

@@ -35,6 +35,7 @@ import yaml
 from hypothesis import HealthCheck, Phase
 from hypothesis.errors import Unsatisfiable
 
+from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue, Rule, default_root
 from conformance._discovery import properties_for
 from conformance._engine import Connection, EngineFault, Unsupported
@@ -244,6 +245,9 @@ class Runner:
     def _result(self, item: Case | Property, **fields: Any) -> Result:
         kind: Literal["case", "property"] = "case" if isinstance(item, Case) else "property"
         fields.setdefault("location", _location(item, self._cwd))
+        used, wanted = vocabulary.describe(item)   # a property's run passes its own
+        fields.setdefault("features", used)
+        fields.setdefault("needs_vocabulary", wanted.version)
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root,
                                           self._cwd, 0 if kind == "case" else self.profile.seed),
@@ -266,6 +270,8 @@ class Runner:
         if not self._claims(case.ruleset):
             return self._result(case, status="skip",
                                 message=f"engine does not claim ruleset {case.ruleset!r}")
+        if why := vocabulary.gate(case, self.engine_info):   # it needs newer vocabulary
+            return self._result(case, status="skip", message=why)
         began = time.perf_counter()
         # the state is asked for only after the steps that assert something about it
         steps = [(step["do"], needs_state(step.get("expect", {}))) for step in case.steps]
@@ -304,10 +310,14 @@ class Runner:
         if not self._claims(prop.ruleset):
             return self._result(prop, status="skip",
                                 message=f"engine does not claim ruleset {prop.ruleset!r}")
+        if why := vocabulary.gate(prop, self.engine_info):   # it needs a newer meaning
+            return self._result(prop, status="skip", message=why)
         began = time.perf_counter()
         play = Play(self.engine, prop.ruleset, self.reference)
+        # only scenarios in the vocabulary version the engine speaks
+        within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset))
         if prop.exhaustive is not None:
-            return self._run_exhaustive(prop, play, began)
+            return self._run_exhaustive(prop, play, began, within)
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
         unsupported: list[str] = []
@@ -319,7 +329,7 @@ class Runner:
             deadline=None, print_blob=False, suppress_health_check=list(HealthCheck),
             report_multiple_bugs=False,
             phases=[Phase.explicit, Phase.generate, Phase.shrink])
-        @hypothesis.given(prop.scenarios)
+        @hypothesis.given(within.scenarios)
         def check(scenario: dict[str, Any]) -> None:
             if faults:
                 return  # the engine broke: do not hammer it while Hypothesis shrinks
@@ -340,7 +350,7 @@ class Runner:
         def done(**fields: Any) -> Result:
             examples = {**tally, "actions": play.actions}
             return self._result(prop, duration=time.perf_counter() - began, examples=examples,
-                                **fields)
+                                **within.fields(), **fields)
 
         try:
             check()
@@ -354,6 +364,8 @@ class Runner:
                 counterexample=counterexample_yaml(prop, scenario, violation,
                                                    self.catalogue.rules.get(prop.rules[0])))
         except Unsatisfiable:
+            if within.refused and not unsupported:   # every scenario needed newer words
+                return done(status="skip", message=within.refused)
             reason = unsupported[0] if unsupported else "no scenario could be generated"
             return done(status="skip", message=f"unsupported: {reason}")
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
@@ -380,12 +392,14 @@ class Runner:
                                                f"supported; unsupported: {unsupported[0]}")
         return done(status="pass")
 
-    def _run_exhaustive(self, prop: Property, play: Play, began: float) -> Result:
-        """Every scenario of a small scope, in order; the first violation is the result."""
+    def _run_exhaustive(self, prop: Property, play: Play, began: float,
+                        within: vocabulary.Within) -> Result:
+        """Every scenario of a small scope (in the engine's vocabulary version), in order;
+        the first violation is the result."""
         assert prop.exhaustive is not None
         count = 0
         try:
-            for label, scenario in prop.exhaustive():
+            for label, scenario in within.exhaustive():
                 count += 1
                 try:
                     prop.check(play, scenario)
@@ -397,7 +411,7 @@ class Runner:
                         mismatches=violation.mismatches,
                         counterexample=counterexample_yaml(
                             prop, scenario, violation, self.catalogue.rules.get(prop.rules[0])),
-                        duration=time.perf_counter() - began)
+                        duration=time.perf_counter() - began, **within.fields())
         except Unsupported as exc:
             return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
                                 duration=time.perf_counter() - began)
@@ -411,7 +425,7 @@ class Runner:
         return self._result(prop, status="pass", duration=time.perf_counter() - began,
                             message=f"exhaustive: all {count} scenarios checked",
                             examples={"generated": count, "supported": count,
-                                      "actions": play.actions})
+                                      "actions": play.actions}, **within.fields())
 
 
 def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:

@@ -1,0 +1,542 @@
+"""Versioned vocabularies: which words an item uses, and since which version they exist.
+
+The catalogue grows: every new Q&A may add words to a ruleset's vocabulary.
+An engine written against an older catalogue must then hear "unsupported",
+never a false red.  So each vocabulary has a version (``"version"`` in its
+``vocabulary.json``) and a history beside it (``vocabulary-versions.json``):
+per version, the *features* it introduced and the *meanings* it changed.
+
+A feature is one element of the vocabulary's JSON Schema, named by where it
+sits (``$defs`` name, then property names) and derived from the schema, never
+tagged by hand:
+
+- ``card.immune``: the key ``immune`` of a ``card`` (a setup key, an action
+  key, an observed field);
+- ``card.immune=deathblow_state``: one value of an enum or a const
+  (``trigger.event=battle_damage_dealt``, ``event.type=damage``);
+- ``battle_damage_action.amount?``: leaving out a key that was once required.
+
+`features` walks a case's setup, actions and expectations (or a generated
+scenario) against the schema and returns the features it uses; `needs` turns
+them into the minimum version.  An engine declares the version it speaks in
+its ``hello`` (``"vocabulary": {"vision": 1}``); the runner skips an item
+that needs more (`gate`) and properties generate within it (`within`).  For
+engine authors: `check` rejects what a version does not have, and
+`schema` is that version's JSON Schema, for engines in other languages.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from conformance._engine import Unsupported
+
+#: The history beside each vocabulary.json.
+VERSIONS_FILE = "vocabulary-versions.json"
+
+# Keywords whose subschemas are conditions, not words: what they mention is not a feature.
+_CONDITIONS = ("if", "propertyNames", "not", "contains")
+
+
+# -- the history of one ruleset's vocabulary ---------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Meaning:
+    """An existing word whose expected behaviour changed at ``version``; the items that
+    rely on the new meaning need that version."""
+
+    version: int
+    word: str
+    change: str
+    items: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class History:
+    """What `vocabulary-versions.json` records for one ruleset (see the module doc)."""
+
+    ruleset: str
+    latest: int
+    introduced: Mapping[str, int]      # feature -> the version that introduced it
+    meanings: tuple[Meaning, ...]
+    #: Forms only the harness reads (how an expectation is compared): introduced at a
+    #: version, but an engine of an older one answers them the same.
+    harness_only: frozenset[str]
+    digest: str                        # of vocabulary.json as the latest version recorded it
+    recorded: bool                     # False: the pack keeps no history (everything is v1)
+
+    def needed_by(self, item_id: str) -> Iterator[Meaning]:
+        return (m for m in self.meanings if item_id in m.items)
+
+
+@cache
+def history(ruleset: str) -> History:
+    """The ruleset's vocabulary history; a pack without one speaks version 1 only."""
+    path = vocabulary_path(ruleset)
+    versions_path = None if path is None else path.with_name(VERSIONS_FILE)
+    if versions_path is None or not versions_path.is_file():
+        return History(ruleset, 1, {}, (), frozenset(), "", recorded=False)
+    data = json.loads(versions_path.read_text("utf-8"))
+    introduced: dict[str, int] = {}
+    meanings: list[Meaning] = []
+    harness_only: set[str] = set()
+    for entry in data["versions"]:
+        number = entry["version"]
+        for feature in entry.get("features", []):
+            introduced.setdefault(feature, number)
+        for feature in entry.get("harness_only", []):
+            introduced.setdefault(feature, number)
+            harness_only.add(feature)
+        meanings.extend(Meaning(number, m["word"], m["change"], tuple(m["items"]))
+                        for m in entry.get("meanings", []))
+    return History(ruleset, max(e["version"] for e in data["versions"]), introduced,
+                   tuple(meanings), frozenset(harness_only), data["digest"], recorded=True)
+
+
+def vocabulary_path(ruleset: str) -> Path | None:
+    """The ruleset's vocabulary.json, from its installed pack (None: no pack)."""
+    from conformance._catalogue import _vocabulary
+
+    found = _vocabulary(ruleset)
+    return None if found is None else Path(found)
+
+
+@cache
+def _document(ruleset: str) -> dict[str, Any]:
+    path = vocabulary_path(ruleset)
+    if path is None:
+        return {}
+    from conformance import _schemas
+
+    return _schemas.load(str(path))
+
+
+def digest(document: dict[str, Any]) -> str:
+    """A vocabulary's digest: of its canonical JSON, so reformatting changes nothing."""
+    text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# -- the features a schema defines --------------------------------------------------------
+def schema_features(document: dict[str, Any]) -> set[str]:
+    """Every feature a vocabulary document defines (the words of that version)."""
+    found: set[str] = set()
+    for name, node in document.get("$defs", {}).items():
+        _define(node, name, found)
+    return found
+
+
+def _define(node: Any, prefix: str, found: set[str]) -> None:
+    if not isinstance(node, dict) or "$ref" in node:
+        return  # a named definition is walked under its own name
+    for value in _words(node):
+        found.add(f"{prefix}={value}")
+    properties = node.get("properties", {})
+    required = _required(node)
+    for key, sub in properties.items():
+        found.add(f"{prefix}.{key}")
+        if key not in required:
+            found.add(f"{prefix}.{key}?")
+        _define(sub, f"{prefix}.{key}", found)
+    for keyword, sub in node.items():
+        if keyword in _CONDITIONS or keyword == "properties":
+            continue
+        for part in _subschemas(keyword, sub):
+            _define(part, prefix, found)
+
+
+def _words(node: dict[str, Any]) -> list[str]:
+    """The string values an enum or const allows (the words; numbers and flags are not)."""
+    values = node.get("enum", [node["const"]] if "const" in node else [])
+    return [v for v in values if isinstance(v, str)]
+
+
+def _required(node: dict[str, Any]) -> set[str]:
+    """Keys required of an object here, also by its combinators' branches (a key required
+    only under a condition is still no key an engine may find missing)."""
+    keys = set(node.get("required", []))
+    for keyword in ("allOf", "anyOf", "oneOf", "then", "else"):
+        for part in _subschemas(keyword, node.get(keyword)):
+            if isinstance(part, dict) and "properties" not in part:
+                keys |= _required(part)
+    return keys
+
+
+def _subschemas(keyword: str, value: Any) -> list[Any]:
+    if keyword in ("allOf", "anyOf", "oneOf"):
+        return list(value or [])
+    if keyword in ("then", "else", "items", "additionalProperties") and isinstance(value, dict):
+        return [value]
+    return []
+
+
+# -- the features an instance uses --------------------------------------------------------
+class _Walk:
+    """One walk of an instance against a vocabulary document, collecting features."""
+
+    def __init__(self, document: dict[str, Any], omissions: frozenset[str]) -> None:
+        self.defs = document.get("$defs", {})
+        self.omissions = omissions   # the ``key?`` features worth noticing
+        self.found: set[str] = set()
+
+    def walk(self, node: Any, value: Any, prefix: str) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if ref is not None:
+            name = ref.rsplit("/", 1)[-1]
+            self.walk(self.defs.get(name), value, name)
+            return
+        if isinstance(value, str) and value in _words(node):
+            self.found.add(f"{prefix}={value}")
+        if "if" in node:
+            branch = node.get("then") if self.matches(node["if"], value) else node.get("else")
+            self.walk(branch, value, prefix)
+        for part in node.get("allOf", ()):
+            self.walk(part, value, prefix)
+        for keyword in ("anyOf", "oneOf"):
+            for part in node.get(keyword, ()):
+                if self.matches(part, value):
+                    self.walk(part, value, prefix)
+        if isinstance(value, dict):
+            self._object(node, value, prefix)
+        elif isinstance(value, list) and isinstance(node.get("items"), dict):
+            for item in value:
+                self.walk(node["items"], item, prefix)
+
+    def _object(self, node: dict[str, Any], value: dict[str, Any], prefix: str) -> None:
+        properties = node.get("properties", {})
+        extra = node.get("additionalProperties")
+        for key, item in value.items():
+            sub = properties.get(key)
+            if sub is not None:
+                self.found.add(f"{prefix}.{key}")
+                self.walk(sub, item, f"{prefix}.{key}")
+            elif isinstance(extra, dict):
+                self.walk(extra, item, prefix)
+        if self.omissions:
+            for key in properties:
+                feature = f"{prefix}.{key}?"
+                if key not in value and feature in self.omissions:
+                    self.found.add(feature)
+
+    def matches(self, node: Any, value: Any) -> bool:
+        """Whether ``value`` fits ``node`` as far as a discriminator asks (type, const,
+        enum, required keys and their values): enough to pick a branch, no validator."""
+        if not isinstance(node, dict):
+            return node is not False
+        if "$ref" in node:
+            return self.matches(self.defs.get(node["$ref"].rsplit("/", 1)[-1]), value)
+        kind = node.get("type")
+        if kind is not None and not any(_is(t, value) for t in
+                                        (kind if isinstance(kind, list) else [kind])):
+            return False
+        if "const" in node and value != node["const"]:
+            return False
+        if "enum" in node and value not in node["enum"]:
+            return False
+        if isinstance(value, dict):
+            if any(k not in value for k in node.get("required", ())):
+                return False
+            properties = node.get("properties", {})
+            if any(not self.matches(properties[k], v) for k, v in value.items()
+                   if k in properties):
+                return False
+            if node.get("additionalProperties") is False and any(
+                    k not in properties for k in value):
+                return False
+        if "if" in node:
+            branch = node.get("then") if self.matches(node["if"], value) else node.get("else")
+            if branch is not None and not self.matches(branch, value):
+                return False
+        if any(not self.matches(part, value) for part in node.get("allOf", ())):
+            return False
+        for keyword in ("anyOf", "oneOf"):
+            if keyword in node and not any(self.matches(p, value) for p in node[keyword]):
+                return False
+        return True
+
+
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),
+    "number": (int, float), "integer": int}
+
+
+def _is(kind: str, value: Any) -> bool:
+    if isinstance(value, bool) and kind in ("number", "integer"):
+        return False
+    return isinstance(value, _TYPES.get(kind, object))
+
+
+def features(ruleset: str, scenario: Mapping[str, Any]) -> set[str]:
+    """The features a case or scenario (``{"setup": ..., "steps": [...]}``) uses: its
+    setup, every step's action and every expectation (an observed field or an event
+    type a version does not have is as foreign to its engines as an action)."""
+    document = _document(ruleset)
+    walk = _Walk(document, _omissions(ruleset))
+    entry = {"setup": scenario.get("setup", {}), "steps": list(scenario.get("steps", []))}
+    defs = document.get("$defs", {})
+    if "scenario" in defs:
+        walk.walk(defs["scenario"], entry, "scenario")
+    else:  # a pack whose vocabulary has the entry points but no scenario
+        walk.walk(defs.get("setup"), entry["setup"], "setup")
+        for step in entry["steps"]:
+            walk.walk(defs.get("action"), step.get("do"), "action")
+            walk.walk(defs.get("expect"), step.get("expect"), "expect")
+    return walk.found
+
+
+def _entry_features(ruleset: str, entry: str, value: Any) -> set[str]:
+    """The features one setup, action or expectation uses (``entry``: its $defs name)."""
+    document = _document(ruleset)
+    walk = _Walk(document, _omissions(ruleset))
+    walk.walk(document.get("$defs", {}).get(entry), value, entry)
+    return walk.found
+
+
+@cache
+def _omissions(ruleset: str) -> frozenset[str]:
+    """The ``key?`` features some version introduced: only leaving out those is news."""
+    found = history(ruleset)
+    return frozenset(f for f, v in found.introduced.items() if f.endswith("?") and v > 1)
+
+
+# -- what an item needs, and what an engine speaks ----------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Needs:
+    """The minimum version an item needs, and why (the feature or meaning that decides)."""
+
+    version: int
+    because: str      # "" for version 1
+
+    def reason(self, ruleset: str, speaks: int) -> str:
+        """The skip reason of an item an engine speaking ``speaks`` cannot be given."""
+        return (f"needs {self.because} ({ruleset} vocabulary {self.version}); "
+                f"the engine speaks {speaks}")
+
+
+def needs(ruleset: str, item_id: str, used: Iterable[str]) -> Needs:
+    """The minimum version for an item using ``used``: the newest feature (harness-only
+    forms aside) or meaning it relies on; ties go to the first in sorted order."""
+    found = history(ruleset)
+    best = Needs(1, "")
+    newer = [f for f in used if found.introduced.get(f, 1) > 1 and f not in found.harness_only]
+    for feature in sorted(newer):   # most items have none: nothing to sort
+        version = found.introduced[feature]
+        if version > best.version:
+            best = Needs(version, feature)
+    for meaning in found.needed_by(item_id):
+        if meaning.version > best.version:
+            best = Needs(meaning.version, f"the new meaning of {meaning.word}")
+    return best
+
+
+def declared(engine_info: Mapping[str, Any]) -> dict[str, int]:
+    """The version per ruleset an engine's hello declared (``{}``: none)."""
+    return dict(engine_info.get("vocabulary") or {})
+
+
+def speaks(engine_info: Mapping[str, Any], ruleset: str) -> int:
+    """The version of ``ruleset`` the engine speaks: what it declared, else the latest."""
+    return declared(engine_info).get(ruleset, history(ruleset).latest)
+
+
+def undeclared_line(engine_info: Mapping[str, Any], rulesets: Iterable[str]) -> str:
+    """The report's one line for an engine that declared no version for some claimed
+    rulesets (``""`` when it declared one for each)."""
+    said = declared(engine_info)
+    missing = [r for r in rulesets if r not in said]
+    if not missing:
+        return ""
+    latest = ", ".join(f"{r} {history(r).latest}" for r in missing)
+    return (f"the engine declared no vocabulary version for {', '.join(missing)}; "
+            f"taken to speak the latest: {latest}")
+
+
+# -- what the runner asks -----------------------------------------------------------------
+_DESCRIBED: dict[str, tuple[Any, list[str], Needs]] = {}
+
+
+def describe(item: Any) -> tuple[list[str], Needs]:
+    """A case's features (sorted) and what it needs; a property's meanings only (its
+    features are those its run generates: `Within`).  Remembered per item object, so
+    each case of a catalogue load is walked once whatever runs it."""
+    known = _DESCRIBED.get(item.id)
+    if known is not None and known[0] is item:
+        return known[1], known[2]
+    if hasattr(item, "setup"):
+        used = sorted(features(item.ruleset, {"setup": item.setup, "steps": item.steps}))
+    else:
+        used = []
+    found = (used, needs(item.ruleset, item.id, used))
+    _DESCRIBED[item.id] = (item, *found)
+    return found
+
+
+def gate(item: Any, engine_info: Mapping[str, Any]) -> str:
+    """The skip reason of an item the engine's declared version cannot take ("" if it
+    can): a case needing a newer feature or meaning, a property a newer meaning."""
+    spoken = speaks(engine_info, item.ruleset)
+    wanted = describe(item)[1]
+    return wanted.reason(item.ruleset, spoken) if wanted.version > spoken else ""
+
+
+class Within:
+    """A property's scenarios restricted to what an engine speaks, and what they used.
+
+    For an engine speaking an older version than the latest, every generated
+    scenario is walked, and one needing more is filtered out (so Hypothesis draws
+    another).  At the latest version nothing is filtered, and walking stops once
+    `SATURATED` scenarios in a row added no feature: the features recorded are
+    then those of the scenarios walked, at a few percent of a run's cost rather
+    than a tenth.  ``refused`` is the reason of the first scenario filtered out,
+    for a property none of whose scenarios fit.
+    """
+
+    #: Scenarios in a row that add no feature, after which the latest version stops walking.
+    SATURATED = 10
+
+    def __init__(self, prop: Any, version: int) -> None:
+        self.prop, self.ruleset, self.version = prop, prop.ruleset, version
+        self.filters = version < history(prop.ruleset).latest
+        self.used: set[str] = set()
+        self.lowest = 0          # the lowest version any walked scenario needed
+        self.refused = ""
+        self._unchanged = 0      # scenarios in a row that added no feature
+
+    def fits(self, scenario: Mapping[str, Any]) -> bool:
+        if not self.filters and self._unchanged >= self.SATURATED:
+            return True
+        used = features(self.ruleset, scenario)
+        self._unchanged = 0 if used - self.used else self._unchanged + 1
+        wanted = needs(self.ruleset, "", used)
+        self.lowest = min(self.lowest or wanted.version, wanted.version)
+        if wanted.version > self.version:
+            self.refused = self.refused or wanted.reason(self.ruleset, self.version)
+            return False
+        self.used |= used
+        return True
+
+    @property
+    def scenarios(self) -> Any:
+        return self.prop.scenarios.filter(self.fits)
+
+    def exhaustive(self) -> Iterator[tuple[str, Any]]:
+        return ((label, s) for label, s in self.prop.exhaustive() if self.fits(s))
+
+    def fields(self) -> dict[str, Any]:
+        """The result's ``features`` and ``needs_vocabulary``."""
+        meaning = describe(self.prop)[1].version
+        return {"features": sorted(self.used), "needs_vocabulary": max(meaning, self.lowest or 1)}
+
+
+def sampled(prop: Any, examples: int = 30) -> tuple[list[str], Needs]:
+    """A property's features and needs from scenarios its generators draw (derandomized;
+    an exhaustive property's every scenario), for listing without an engine."""
+    import hypothesis
+    from hypothesis import HealthCheck, Phase
+
+    seen = Within(prop, history(prop.ruleset).latest)
+    if prop.exhaustive is not None:
+        for _ in seen.exhaustive():
+            pass
+    else:
+        @hypothesis.settings(max_examples=examples, derandomize=True, database=None,
+                             deadline=None, suppress_health_check=list(HealthCheck),
+                             phases=[Phase.generate])
+        @hypothesis.given(prop.scenarios)
+        def draw(scenario: Any) -> None:
+            seen.fits(scenario)
+
+        draw()
+    fields = seen.fields()
+    meaning = describe(prop)[1]
+    if meaning.version >= fields["needs_vocabulary"]:
+        return fields["features"], meaning
+    return fields["features"], Needs(fields["needs_vocabulary"],
+                                     "every scenario its generators drew")
+
+
+def report_section(engine_info: Mapping[str, Any], rulesets: Iterable[str]) -> dict[str, Any]:
+    """The report's ``vocabulary``: per claimed ruleset the version the run took the
+    engine to speak and the latest, and the one line for what it did not declare."""
+    rulesets = list(rulesets)
+    return {"speaks": {r: speaks(engine_info, r) for r in rulesets},
+            "latest": {r: history(r).latest for r in rulesets},
+            "note": undeclared_line(engine_info, rulesets)}
+
+
+def report_line(section: Mapping[str, Any]) -> str:
+    """The report section in one line, for the head of every report format."""
+    spoken = ", ".join(f"{r} {v} (latest {section['latest'][r]})"
+                       for r, v in section["speaks"].items())
+    return "; ".join(part for part in (spoken or "none", section["note"]) if part)
+
+
+# -- for engine authors: a strict check and the version's schema --------------------------
+def check(ruleset: str, version: int, setup_or_action: Mapping[str, Any],
+          entry: str | None = None) -> None:
+    """Raise `Unsupported` naming the first feature of ``setup_or_action`` that
+    ``version`` of the vocabulary does not have.
+
+    For Python adapters that speak an older version and would rather say so than
+    guess: ``check("vision", 1, setup)`` in ``start``, the same with an action
+    in ``act``.  ``entry`` is the $defs name to read it as (default: ``action``
+    when the dict has one of the action keys, else ``setup``).
+    """
+    document = _document(ruleset)
+    if entry is None:
+        action_keys = document.get("$defs", {}).get("action", {}).get("properties", {})
+        entry = "action" if any(k in action_keys for k in setup_or_action) else "setup"
+    found = history(ruleset)
+    for feature in sorted(_entry_features(ruleset, entry, setup_or_action)):
+        introduced = found.introduced.get(feature, 1)
+        if introduced > version:
+            raise Unsupported(f"{feature} is {ruleset} vocabulary {introduced}; "
+                              f"this engine speaks {version}")
+
+
+def schema(ruleset: str, version: int) -> dict[str, Any]:
+    """The ruleset's vocabulary JSON Schema as version ``version`` had it: today's
+    document without the words later versions introduced (a key left out again, an
+    enum value dropped, a key once required required again).  Harness-only forms stay."""
+    found = history(ruleset)
+    if not 1 <= version <= found.latest:
+        raise ValueError(f"{ruleset} has vocabulary versions 1 to {found.latest}, not {version}")
+    later = {f for f, v in found.introduced.items()
+             if v > version and f not in found.harness_only}
+    document = copy.deepcopy(_document(ruleset))
+    for name, node in document.get("$defs", {}).items():
+        _restrict(node, name, later)
+    document["version"] = version
+    document["title"] = f"{document.get('title', ruleset)}, version {version}"
+    return document
+
+
+def _restrict(node: Any, prefix: str, later: set[str]) -> None:
+    if not isinstance(node, dict) or "$ref" in node:
+        return
+    for keyword in ("enum",):
+        if keyword in node:
+            node[keyword] = [v for v in node[keyword] if f"{prefix}={v}" not in later]
+    properties = node.get("properties", {})
+    for key in list(properties):
+        if f"{prefix}.{key}" in later:
+            del properties[key]
+            continue
+        if f"{prefix}.{key}?" in later:
+            node.setdefault("required", [])
+            if key not in node["required"]:
+                node["required"].append(key)
+        _restrict(properties[key], f"{prefix}.{key}", later)
+    for keyword, sub in node.items():
+        if keyword in _CONDITIONS or keyword == "properties":
+            continue
+        for part in _subschemas(keyword, sub):
+            _restrict(part, prefix, later)
