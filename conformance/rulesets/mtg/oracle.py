@@ -193,8 +193,8 @@ def _shield(args: dict[str, Any]) -> str:
     chosen = args.get("choose") is not None
     if amount == "all":
         of_choice = " of your choice" if chosen else ""
-        return (f"The next time {_article(source)} {source}{of_choice} would deal damage to {to} this "
-                "turn, prevent that damage.")
+        return (f"The next time {_article(source)} {source}{of_choice} would deal damage to "
+                f"{to} this turn, prevent that damage.")
     if chosen:
         return (f"Prevent the next {amount} damage that {source.removesuffix(' source')} "
                 f"{'source ' if source.endswith('source') else ''}of your choice would deal "
@@ -243,7 +243,7 @@ GRANTS: dict[str, dict[str, str]] = {
 }
 
 
-# -- abilities and objects --------------------------------------------------------------------------
+# -- abilities and objects ---------------------------------------------------------------------
 
 def effect_text(instrs: list[dict[str, Any]], name: str = "~") -> str:
     """A text's instructions, in order, as one paragraph."""
@@ -262,14 +262,14 @@ def static_text(static: dict[str, Any]) -> str:
         if args["then"] == "prevent":
             return f"Prevent all damage that {plural} would deal to you."
         if args["then"] == "double":
-            return (f"If {_article(source)} {source} would deal damage to you, it deals double that "
-                    "damage to you instead.")
+            return (f"If {_article(source)} {source} would deal damage to you, it deals double "
+                    "that damage to you instead.")
     raise NotRenderable(f"static {op!r}")
 
 
 def _line_order(ability: dict[str, Any]) -> int:
     """Oracle's order: Flash first, Flashback (with its reminder-less cost) last."""
-    return {"flash": 0, "flashback": 2}.get(ability.get("keyword"), 1)
+    return {"flash": 0, "flashback": 2}.get(str(ability.get("keyword")), 1)
 
 
 def ability_text(ability: dict[str, Any], name: str = "~") -> str:
