@@ -1,0 +1,736 @@
+"""The phase.rs adapter: certify the open-source phase.rs MTG rules engine on ruleset mtg.
+
+phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
+'card-conformance[phase]'``).  This adapter drives it only through that public API:
+
+- **cards**: every object of a setup becomes a card face built by phase.rs's own
+  Oracle parser (``phase.build_oracle_face``) from the suite's card language
+  (`conformance.rulesets.mtg.oracle`): a real card's Oracle text where the object
+  names one, the rendered text of its abilities otherwise;
+- **a board**: phase.rs starts games only from decks, so the adapter starts one
+  with every object in its owner's deck, keeps both hands, and then puts each
+  object where the setup says by editing the game's state dict (``game.state()``)
+  and resuming it (``Engine.load_game``): zones, life, mana pool, phase;
+- **actions**: real game actions where the vocabulary has them (cast, activate,
+  pass priority to resolve); a harness-only action (``apply``, ``damage``) is
+  played as an activated ability ``{0}: <text>`` the adapter adds to its source
+  (or, with no source, as a {0} instant cast by its controller), so phase.rs's own
+  rules decide what it does.  Targets and choices phase.rs prompts for are answered
+  from the action (its ``choose``, its card);
+- **observations** are read back from the state; events from phase.rs's events.
+
+Anything it cannot map raises `Unsupported` with the reason; it never makes up a
+result.  docs/engines/phase.md is the certification and its judged failures.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from typing import Any
+
+from conformance import Unsupported
+from conformance.rulesets.mtg import oracle
+
+try:
+    import phase
+except ImportError:  # pragma: no cover - the suite runs without the extra
+    phase = None  # type: ignore[assignment]
+
+SEATS = {"p1": 0, "p2": 1}
+PLAYERS = ("p1", "p2")
+ZONE_OF = {"Battlefield": "battlefield", "Hand": "hand", "Library": "library",
+           "Graveyard": "graveyard", "Exile": "exile", "Stack": "stack", "Command": "command"}
+PHASE_ZONE = {v: k for k, v in ZONE_OF.items()}
+COLOR = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
+MANA_COLOR = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green",
+              "C": "Colorless"}
+SHARD = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G",
+         "Colorless": "C"}
+#: The vocabulary's timing: "main" is p1's precombat main phase, "combat" a step of combat
+#: in which p1 has priority (beginning of combat: no attackers, only instant timing).
+STEPS = {"main": "PreCombatMain", "combat": "BeginCombat"}
+SETUP_KEYS = {"phase", "p1", "p2"}
+PLAYER_KEYS = {"life", "mana", "library", "hand", "battlefield", "graveyard", "exile",
+               "command"}
+#: Priority passes before giving up on reaching a prompt (a loop would be an engine bug).
+MAX_PASSES = 20
+
+
+def create() -> PhaseEngine:
+    """The ``python:conformance.engines.phase:create`` factory (``--engine phase``)."""
+    if phase is None:
+        raise Unsupported("phase.rs is not installed: pip install 'card-conformance[phase]'")
+    return PhaseEngine()
+
+
+@cache
+def _face(card_json: str) -> Any:
+    """phase.rs's card face for an MTGJSON card (cached: parsing is the slow part)."""
+    return phase.build_oracle_face(json.loads(card_json), None)
+
+
+def _parse_problems(face: Any) -> list[str]:
+    """The parts of a face phase.rs's parser did not understand."""
+    found = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "Unimplemented":
+                found.append(str(node.get("description") or node.get("name")))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk([face["abilities"], face["static_abilities"], face["replacements"],
+          face["triggers"]])
+    return found
+
+
+def _engine_for(cards: dict[str, dict[str, Any]]) -> Any:
+    faces = {name.lower(): _face(json.dumps(c, sort_keys=True)) for name, c in cards.items()}
+    return phase.Engine.from_json(json.dumps(faces))
+
+
+def _mana(cost: Any) -> dict[str, int]:
+    """phase.rs's ``{type: Cost, shards, generic}`` as vocabulary mana (no zero entries)."""
+    if not isinstance(cost, dict) or cost.get("type") != "Cost":
+        return {}
+    found: dict[str, int] = {"generic": cost["generic"]} if cost.get("generic") else {}
+    for shard in cost.get("shards", []):
+        t = SHARD.get(shard)
+        if t is None:
+            raise Unsupported(f"phase.rs mana shard {shard!r} has no vocabulary type")
+        found[t] = found.get(t, 0) + 1
+    return found
+
+
+class PhaseEngine:
+    """One phase.rs game at a time, in the engine protocol (conformance/_engine.py)."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.engine: Any = None
+        self.ids: dict[str, int] = {}           # case id -> phase object id
+        self.names: dict[int, str] = {}         # phase object id -> case id
+        self.setup_objects: dict[str, dict[str, Any]] = {}
+        self.stack_ids: dict[int, str] = {}     # stack entry id -> the `as` of an activation
+        self.ability_of: dict[str, str] = {}
+        self.effects = 0                        # instants made for `apply` so far
+
+    # -- protocol -----------------------------------------------------------------------------
+
+    def hello(self) -> dict[str, Any]:
+        from importlib.metadata import version
+        return {"name": "phase.rs (phase-python)", "version": version("phase-python"),
+                "rulesets": ["mtg"], "capabilities": {}}
+
+    def close(self) -> None:
+        self.game = None
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        if ruleset != "mtg":
+            raise Unsupported(f"phase.rs plays Magic only, not {ruleset!r}")
+        unknown = set(setup) - SETUP_KEYS
+        if unknown:
+            raise Unsupported(f"setup keys {sorted(unknown)} are not mapped")
+        self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
+        self.setup_objects = {}
+        placed: list[tuple[str, str, dict[str, Any]]] = []
+        cards: dict[str, dict[str, Any]] = {}
+        decks: dict[str, list[str]] = {"p1": [], "p2": []}
+        for player in PLAYERS:
+            side = setup.get(player) or {}
+            if set(side) - PLAYER_KEYS:
+                raise Unsupported(f"setup/{player} keys {sorted(set(side) - PLAYER_KEYS)}")
+            for zone in ("library", "hand", "battlefield", "graveyard", "exile", "command"):
+                for obj in side.get(zone, []):
+                    if obj.get("face_down"):
+                        raise Unsupported("a face-down object is not mapped (phase.rs has "
+                                          "face-down objects, the adapter does not build one)")
+                    name, card = self._card(obj)
+                    cards[name] = card
+                    decks[player].append(name)
+                    placed.append((player, zone, obj))
+                    self.setup_objects[obj["id"]] = obj
+        # a player with no cards still needs a deck to start a game; the filler card is
+        # removed from the game before the first action
+        filler = oracle.card({"id": "filler", "name": "Conformance Filler",
+                              "types": ["artifact"]})
+        cards[filler["name"]] = filler
+        self.engine = _engine_for(cards)
+        game = self.engine.new_game(decks["p1"] + [filler["name"]],
+                                    decks["p2"] + [filler["name"]], seed=1, first_player=0)
+        _advance_to_main(game)
+        self._build_board(game.state(), setup, placed)
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        snapshot = self.game.state()
+        before = len(snapshot["state"].get("pending_damage_replacements") or [])
+        try:
+            events = self._act(action)
+        except _Rejected as exc:
+            self.game = self.engine.load_game(snapshot)
+            return {"accepted": False, "reason": str(exc)}
+        # phase.rs has no event for a new shield: it is read off the state
+        for to, shield in self._shields(self.game.state()["state"])[before:]:
+            events.append({"type": "shield", "to": to, "source": shield["source"]})
+        return {"accepted": True, "events": events}
+
+    def _shields(self, st: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The prevention shields in force (phase.rs's pending damage replacements), oldest
+        first, as (protected player or card id, SHIELD)."""
+        found = []
+        for rep in st.get("pending_damage_replacements") or []:
+            prevention = (rep.get("shield_kind") or {}).get("Prevention")
+            if prevention is None:
+                continue
+            amount = prevention.get("amount")
+            remaining = "all" if amount == "All" else (amount or {}).get("Next")
+            source, limit = None, None
+            flt = rep.get("damage_source_filter") or {}
+            for part in flt.get("filters", [flt]):
+                if part.get("type") == "SpecificObject":
+                    source = self._name(part["id"])
+                elif part.get("type") == "Typed":
+                    for prop in part.get("properties", []):
+                        if prop.get("type") == "HasColor":
+                            limit = {"color": COLOR[prop["color"]]}
+                    for t in part.get("type_filters", []):
+                        if isinstance(t, str):
+                            limit = {"type": t.lower()}
+            target = rep.get("damage_target_filter") or {}
+            if "Player" in target:
+                to = PLAYERS[(target["Player"].get("player") or {}).get("data", 0)]
+            else:
+                to = self._name(next(iter(_ints(target)), None))
+            found.append((to, {"source": source, "from": limit, "remaining": remaining}))
+        return found
+
+    def observe(self) -> dict[str, Any]:
+        st = self.game.state()["state"]
+        objects = st["objects"]
+        cards = {}
+        players: dict[str, dict[str, Any]] = {}
+        for player, seat in SEATS.items():
+            p = st["players"][seat]
+            pool = {t: 0 for t in MANA_COLOR}
+            for unit in p["mana_pool"]["mana"]:
+                pool[SHARD[unit["color"]]] += 1
+            players[player] = {"life": p["life"], "mana": pool,
+                               **{z: [] for z in PLAYER_KEYS - {"life", "mana"}},
+                               "shields": []}
+        for cid, oid in self.ids.items():
+            obj = objects.get(str(oid))
+            if obj is None:
+                continue
+            zone = ZONE_OF.get(obj["zone"], obj["zone"])
+            owner = PLAYERS[obj["owner"]]
+            cards[cid] = {
+                "zone": zone, "owner": owner, "controller": PLAYERS[obj["controller"]],
+                "name": self.setup_objects[cid].get("name", ""),
+                "types": [t.lower() for t in obj["card_types"]["core_types"]],
+                "colors": [COLOR[c] for c in obj["color"]],
+                "mana_cost": _mana(obj.get("mana_cost")),
+                "power": obj.get("power"), "toughness": obj.get("toughness"),
+                "damage": obj.get("damage_marked", 0),
+                "keywords": sorted(_keyword(k) for k in obj.get("keywords", [])),
+                "mana_spent": {SHARD[c.capitalize()]: n for c, n in
+                               (obj.get("colors_spent_to_cast") or {}).items() if n},
+                "ability_of": None, "shields": []}
+        for to, shield in self._shields(st):
+            holder = players.get(to) or cards.get(to)
+            if holder is not None:
+                holder["shields"].append(shield)
+        for entry_id, as_id in self.stack_ids.items():
+            if any(e.get("id") == entry_id for e in st["stack"]):
+                src = self.ability_of[as_id]
+                cards[as_id] = {"zone": "stack", "owner": cards[src]["controller"],
+                                "controller": cards[src]["controller"], "ability_of": src}
+        # zone lists in the game's order, each card in its owner's list
+        shared = {"battlefield": st["battlefield"], "exile": st["exile"],
+                  "command": st["command_zone"]}
+        for player, seat in SEATS.items():
+            lists = dict(shared, **{z: st["players"][seat][z]
+                                    for z in ("library", "hand", "graveyard")})
+            for zone, oids in lists.items():
+                players[player][zone] = [
+                    self.names[o] for o in oids if o in self.names
+                    and cards.get(self.names[o], {}).get("owner") == player]
+        return {"cards": cards, "players": players}
+
+    # -- building the board -------------------------------------------------------------------
+
+    def _card(self, obj: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The card phase.rs gets for a case object: a real card by its Oracle name, or
+        the object's rendered text under a name of its own (case names such as "red ward"
+        would be read as rules text by phase.rs's self-reference matching)."""
+        try:
+            card = oracle.card(obj if obj.get("oracle_name")
+                               else dict(obj, name=f"Conformance {obj['id'].upper()}"))
+        except (oracle.NotRenderable, KeyError) as exc:
+            raise Unsupported(f"{obj['id']}: the card language cannot write it: "
+                              f"{exc}") from exc
+        problems = _parse_problems(_face(json.dumps(card, sort_keys=True)))
+        if problems:
+            raise Unsupported(f"phase.rs's Oracle parser does not implement "
+                              f"{obj['id']}'s text: {problems[0]!r}")
+        return card["name"], card
+
+    def _build_board(self, state: dict[str, Any], setup: dict[str, Any],
+                     placed: list[tuple[str, str, dict[str, Any]]]) -> None:
+        st = state["state"]
+        by_name: dict[tuple[int, str], list[int]] = {}
+        for oid, obj in st["objects"].items():
+            by_name.setdefault((obj["owner"], obj["name"]), []).append(int(oid))
+        for ids in by_name.values():
+            ids.sort()
+        for seat in (0, 1):
+            for oid in by_name.pop((seat, "Conformance Filler"), []):
+                del st["objects"][str(oid)]
+        for p in st["players"]:
+            for zone in ("library", "hand", "graveyard"):
+                p[zone] = []
+        st["battlefield"], st["exile"], st["command_zone"] = [], [], []
+        for player, zone, raw in placed:
+            seat = SEATS[player]
+            name = raw.get("oracle_name") or f"Conformance {raw['id'].upper()}"
+            oid = by_name[(seat, name)].pop(0)
+            self.ids[raw["id"]] = oid
+            self.names[oid] = raw["id"]
+            obj = st["objects"][str(oid)]
+            obj["zone"] = PHASE_ZONE[zone]
+            obj["damage_marked"] = raw.get("damage", 0)
+            if zone == "battlefield":
+                controller = SEATS[raw.get("controller", player)]
+                obj["controller"] = obj["base_controller"] = controller
+                obj["entered_battlefield_turn"] = 0
+                obj["summoning_sick"] = False
+                obj["has_summoning_sickness"] = False
+                st["battlefield"].append(oid)
+            elif zone == "exile":
+                st["exile"].append(oid)
+            elif zone == "command":
+                st["command_zone"].append(oid)
+            else:
+                st["players"][seat][zone].append(oid)
+        pip = st.get("next_pip_id", 1)
+        for player, seat in SEATS.items():
+            side = setup.get(player) or {}
+            p = st["players"][seat]
+            p["life"] = side.get("life", 20)
+            units = []
+            for t, n in (side.get("mana") or {}).items():
+                for _ in range(n):
+                    units.append({"color": MANA_COLOR[t], "pip_id": pip, "restrictions": [],
+                                  "snow": False, "source_id": 0,
+                                  "source_could_produce_two_or_more_colors": False})
+                    pip += 1
+            p["mana_pool"]["mana"] = units
+        st["next_pip_id"] = pip
+        step = STEPS.get(setup.get("phase", "main"))
+        if step is None:
+            raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped")
+        st["phase"] = step
+        st["active_player"] = st["priority_player"] = 0
+        st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
+        self.game = self.engine.load_game(state)
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def _act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        if "cast" in action:
+            return self._cast(action)
+        if "activate" in action:
+            return self._activate(action)
+        if action.get("resolve") == "top":
+            return self._resolve()
+        if "damage" in action:
+            return self._damage(action["damage"])
+        if "apply" in action:
+            return self._apply(action["apply"])
+        if "move" in action:
+            raise Unsupported("`move` (a card changes zones by fiat) has no phase.rs game "
+                              "action; the adapter does not edit zones mid-game [harness]")
+        raise Unsupported(f"action {sorted(action)} is not mapped")
+
+    def _seat(self, who: str) -> int:
+        if who not in SEATS:
+            raise Unsupported(f"player {who!r}")
+        return SEATS[who]
+
+    def _oid(self, cid: str) -> int:
+        if cid not in self.ids:
+            raise _Rejected(f"no object {cid!r}")
+        return self.ids[cid]
+
+    def _give_priority(self, seat: int, events: list[dict[str, Any]]) -> None:
+        """Pass priority until ``seat`` holds it (p1 passing lets p2 act: CR 117.3d)."""
+        for _ in range(2):
+            if self.game.priority_player() == seat:
+                return
+            events += self._apply_raw(self.game.priority_player(), PASS)
+        raise _Rejected(f"{PLAYERS[seat]} cannot get priority")
+
+    def _apply_raw(self, seat: int, act: Any) -> list[dict[str, Any]]:
+        try:
+            result = self.game.apply(seat, act)
+        except Exception as exc:  # phase.rs refuses an illegal action with an error
+            raise _Rejected(f"phase.rs refused {_kind(act)}: {exc}") from exc
+        return list(result.events)
+
+    def _cast(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        seat, oid = self._seat(action.get("by", "p1")), self._oid(action["cast"])
+        events: list[dict[str, Any]] = []
+        self._give_priority(seat, events)
+        offered = [a for a in self.game.actions()
+                   if a.kind == "CastSpell" and a.data.get("object_id") == oid]
+        if not offered:
+            raise _Rejected(f"phase.rs offers no cast of {action['cast']}")
+        cast = offered[0].to_dict()
+        cast["data"]["payment_mode"] = {"type": "Manual"}
+        pool_before = self._pool(seat)
+        events += self._apply_raw(seat, cast)
+        events += self._settle(seat, action, pay=action.get("pay", {}))
+        spent = _minus(pool_before, self._pool(seat))
+        if _nonzero(spent) != _nonzero(action.get("pay", {})):
+            raise _Rejected(f"phase.rs took {spent} from the pool, the action pays "
+                            f"{action.get('pay')}")
+        return self._events(events)
+
+    def _activate(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        seat, oid = self._seat(action.get("by", "p1")), self._oid(action["activate"])
+        events: list[dict[str, Any]] = []
+        self._give_priority(seat, events)
+        offered = [a for a in self.game.actions()
+                   if a.kind == "ActivateAbility" and a.data.get("source_id") == oid]
+        n = action.get("ability", 0)
+        if len(offered) <= n:
+            raise _Rejected(f"phase.rs offers {len(offered)} activation(s) of "
+                            f"{action['activate']}")
+        events += self._apply_raw(seat, offered[n])
+        events += self._settle(seat, action)
+        top = self.game.state()["state"]["stack"][-1]
+        if "as" in action:
+            self.stack_ids[top["id"]] = action["as"]
+            self.ability_of[action["as"]] = action["activate"]
+        return self._events(events, ability=action.get("as"))
+
+    def _resolve(self) -> list[dict[str, Any]]:
+        if not self.game.state()["state"]["stack"]:
+            raise _Rejected("the stack is empty")
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_PASSES):
+            before = len(events)
+            events += self._apply_raw(self.game.priority_player(), PASS)
+            events += self._settle(self.game.priority_player(), self.resolving)
+            if any(e["type"] == "StackResolved" for e in events[before:]):
+                return self._events(events)
+        raise Unsupported("phase.rs did not resolve the top of the stack")
+
+    #: what the next resolution answers its prompts from (the action that made it)
+    resolving: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance, never mutated
+
+    def _damage(self, damage: dict[str, Any]) -> list[dict[str, Any]]:
+        if damage.get("combat"):
+            raise Unsupported("combat damage by fiat: the adapter does not declare attackers "
+                              "and play the combat damage step yet [not mapped]")
+        source = damage["source"]
+        to = damage["to"]
+        text = f"{{0}}: ~ deals {damage['amount']} damage to any target."
+        return self._effect_of(self._oid(source), self._controller(source), text,
+                               {"targets": [to]}, keep=frozenset({"damage", "prevented"}))
+
+    def _apply(self, apply: dict[str, Any]) -> list[dict[str, Any]]:
+        by = apply.get("by", "p1")
+        try:
+            text = oracle.effect_text(apply["effect"], "~")
+        except oracle.NotRenderable as exc:
+            raise Unsupported(f"the card language cannot write this effect: {exc}") from exc
+        context = {"targets": _targets(apply["effect"]), "choose": _chosen(apply["effect"])}
+        source = apply.get("source")
+        if source is None:
+            return self._cast_effect(by, text, context)
+        if self._controller(source) != by:
+            raise Unsupported(f"an effect of {source} controlled by {by}, who does not "
+                              "control it: no real game action makes one [impossible]")
+        return self._effect_of(self._oid(source), by, "{0}: " + text, context, keep=EFFECT_EVENTS)
+
+    def _controller(self, cid: str) -> str:
+        obj = self.game.object(self._oid(cid))
+        if obj["zone"] != "Battlefield":
+            raise Unsupported(f"{cid} is in {ZONE_OF.get(obj['zone'], obj['zone'])}: only a "
+                              "permanent's ability can deal damage or make an effect in a "
+                              "real game [impossible]")
+        return PLAYERS[obj["controller"]]
+
+    def _effect_of(self, oid: int, by: str, text: str, context: dict[str, Any],
+                   keep: frozenset[str] | None = None) -> list[dict[str, Any]]:
+        """A harness step as an ability ``{0}: text`` of its source, activated by its
+        controller and resolved: phase.rs's rules decide what the text does."""
+        state = self.game.state()
+        obj = state["state"]["objects"][str(oid)]
+        card = oracle.card({"id": "x", "name": obj["name"], "types": ["artifact"]}, (text,))
+        face = _checked_face(card)
+        ability = copy.deepcopy(face["abilities"][-1])
+        obj.setdefault("abilities", []).append(ability)
+        obj.setdefault("base_abilities", []).append(copy.deepcopy(ability))
+        self.game = self.engine.load_game(state)
+        seat = SEATS[by]
+        events: list[dict[str, Any]] = []
+        self._give_priority(seat, events)
+        offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
+                   and a.data.get("source_id") == oid]
+        if not offered:
+            raise Unsupported(f"phase.rs offers no activation of the effect on {oid}")
+        events += self._apply_raw(seat, offered[-1])
+        events += self._settle(seat, context)
+        self.resolving = context
+        events += self._resolve_now()
+        # the ability was the adapter's way in: it goes again (the board is as before)
+        state = self.game.state()
+        obj = state["state"]["objects"][str(oid)]
+        obj["abilities"].pop()
+        obj["base_abilities"].pop()
+        self.game = self.engine.load_game(state)
+        return [e for e in self._events(events) if keep is None or e["type"] in keep]
+
+    def _resolve_now(self) -> list[dict[str, Any]]:
+        return [e for e in self._resolve_raw()]
+
+    def _resolve_raw(self) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_PASSES):
+            before = len(events)
+            events += self._apply_raw(self.game.priority_player(), PASS)
+            events += self._settle(self.game.priority_player(), self.resolving)
+            if any(e["type"] == "StackResolved" for e in events[before:]):
+                return events
+        raise Unsupported("phase.rs did not resolve the effect")
+
+    def _cast_effect(self, by: str, text: str, context: dict[str, Any]) -> list[dict[str, Any]]:
+        """An effect of no object as a real game has it: the ability ``{0}: text`` of an
+        enchantment its controller controls (as Circle of Protection: Red makes its
+        shield), activated and resolved.  (The same text on an instant does nothing in
+        phase.rs 0.103.0: docs/engines/phase.md, bug 1.)"""
+        seat = SEATS[by]
+        self.effects += 1
+        name = f"Conformance Effect {self.effects}"
+        card = oracle.card({"id": "e", "name": name, "types": ["enchantment"]})
+        _checked_face(card)
+        factory = _engine_for({name: card}).new_game([name], [name], seed=1, first_player=0)
+        made = next(o for o in factory.state()["state"]["objects"].values()
+                    if o["name"] == name and o["owner"] == 0)
+        state = self.game.state()
+        st = state["state"]
+        oid = st["next_object_id"]
+        st["next_object_id"] = oid + 1
+        st["objects"][str(oid)] = dict(made, id=oid, card_id=oid, owner=seat,
+                                       controller=seat, base_controller=seat,
+                                       zone="Battlefield", entered_battlefield_turn=0)
+        st["battlefield"].append(oid)
+        self.game = self.engine.load_game(state)
+        return self._effect_of(oid, by, "{0}: " + text, context, keep=EFFECT_EVENTS)
+
+    # -- prompts ------------------------------------------------------------------------------
+
+    def _settle(self, seat: int, context: dict[str, Any],
+                pay: dict[str, int] | None = None) -> list[dict[str, Any]]:
+        """Answer phase.rs's prompts from the action until a player has priority again."""
+        events: list[dict[str, Any]] = []
+        targets = list(context.get("targets") or [])
+        for _ in range(MAX_PASSES):
+            waiting = self.game.waiting_for()
+            kind, data = waiting["type"], waiting.get("data") or {}
+            who = data.get("player", seat) if isinstance(data, dict) else seat
+            if kind == "Priority" or kind == "GameOver":
+                return events
+            actions = self.game.actions()
+            if kind == "TargetSelection":
+                want = self._target(targets.pop(0) if targets else None)
+                pick = [a for a in actions if a.kind == "ChooseTarget"
+                        and a.data.get("target") == want]
+                if not pick:
+                    raise _Rejected(f"phase.rs does not allow the target {want}")
+                events += self._apply_raw(who, pick[0])
+            elif kind == "ManaPayment":
+                for unit in self._units_for(who, pay or {}):
+                    events += self._apply_raw(who, {"type": "SpendPoolMana",
+                                                    "data": {"pip_id": unit}})
+                pay = {}
+                events += self._apply_raw(who, PASS)
+                if self.game.waiting_for()["type"] == "ManaPayment":
+                    raise _Rejected("the payment does not cover the cost")
+            elif kind == "DamageSourceChoice":      # "a source of your choice"
+                want = self.ids.get(context.get("choose") or "")
+                pick = [a for a in actions if a.kind == "ChooseDamageSource"
+                        and a.data.get("source") == want]
+                if not pick:
+                    raise _Rejected(f"phase.rs does not offer {context.get('choose')} as the "
+                                    f"source of your choice (options {data.get('options')})")
+                events += self._apply_raw(who, pick[0])
+            else:
+                raise Unsupported(f"phase.rs prompt {kind} is not mapped "
+                                  f"({[a.kind for a in actions][:4]})")
+        raise Unsupported("phase.rs kept prompting")
+
+    def _target(self, want: Any) -> Any:
+        if want in SEATS:
+            return {"Player": SEATS[want]}
+        if want is None:
+            raise Unsupported("phase.rs asks for a target the action does not name")
+        return {"Object": self._oid(want)}
+
+    def _pool(self, seat: int) -> dict[str, int]:
+        pool: dict[str, int] = {}
+        for unit in self.game.state()["state"]["players"][seat]["mana_pool"]["mana"]:
+            t = SHARD[unit["color"]]
+            pool[t] = pool.get(t, 0) + 1
+        return pool
+
+    def _units_for(self, seat: int, pay: dict[str, int]) -> list[int]:
+        units = self.game.state()["state"]["players"][seat]["mana_pool"]["mana"]
+        chosen = []
+        for t, n in pay.items():
+            have = [u["pip_id"] for u in units if SHARD[u["color"]] == t]
+            if len(have) < n:
+                raise _Rejected(f"the pool has {len(have)} {t}, the payment needs {n}")
+            chosen += have[:n]
+        return chosen
+
+    # -- events -------------------------------------------------------------------------------
+
+    def _events(self, raw: list[dict[str, Any]], ability: str | None = None
+                ) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for e in raw:
+            kind, d = e["type"], e.get("data") or {}
+            if kind == "DamageDealt":
+                out.append({"type": "damage", "source": self._name(d["source_id"]),
+                            "to": self._recipient(d["target"]), "amount": d["amount"],
+                            "combat": d.get("is_combat", False)})
+            elif kind == "DamagePrevented":
+                out.append({"type": "prevented", "source": self._name(d.get("source_id")),
+                            "to": self._recipient(d.get("target")),
+                            "amount": d.get("amount")})
+            elif kind == "SpellCast":
+                out.append({"type": "cast", "card": self._name(d["object_id"]),
+                            "player": PLAYERS[d["controller"]]})
+            elif kind == "ZoneChanged":
+                out.append({"type": "moved", "card": self._name(d["object_id"]),
+                            "from": ZONE_OF.get(d["from"], d["from"]),
+                            "to": ZONE_OF.get(d["to"], d["to"])})
+            elif kind == "StackResolved":
+                out.append({"type": "resolved", "card": self._name(d["object_id"])})
+            elif kind == "Discarded" or kind == "CardDiscarded":
+                out.append({"type": "discard", "card": self._name(d.get("object_id")),
+                            "player": PLAYERS[d.get("player_id", 0)]})
+            elif kind == "AbilityActivated" and d.get("kind") != "Mana":
+                out.append({"type": "activated", "card": self._name(d["source_id"]),
+                            "ability": ability, "player": PLAYERS[d["player_id"]]})
+        for e in out:            # `cast` says where from: the `moved` before it
+            if e["type"] == "cast":
+                moved = [m for m in out if m["type"] == "moved" and m["card"] == e["card"]
+                         and m["to"] == "stack"]
+                e["from"] = moved[0]["from"] if moved else None
+        return out
+
+    def _name(self, oid: Any) -> Any:
+        return self.names.get(oid, self.stack_ids.get(oid, oid))
+
+    def _recipient(self, target: Any) -> Any:
+        if isinstance(target, dict) and "Player" in target:
+            return PLAYERS[target["Player"]]
+        if isinstance(target, dict) and "Object" in target:
+            return self._name(target["Object"])
+        return target
+
+
+PASS = {"type": "PassPriority", "data": None}
+#: What an `apply` reports: what its text did, not the adapter's ability that carried it.
+EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
+
+
+def _kind(act: Any) -> str:
+    return act["type"] if isinstance(act, dict) else act.kind
+
+
+def _checked_face(card: dict[str, Any]) -> Any:
+    face = _face(json.dumps(card, sort_keys=True))
+    problems = _parse_problems(face)
+    if problems:
+        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}")
+    return face
+
+
+def _names_object(data: Any, oid: int | None) -> bool:
+    if oid is None:
+        return False
+    return oid in _ints(data)
+
+
+def _ints(node: Any) -> set[int]:
+    if isinstance(node, bool):
+        return set()
+    if isinstance(node, int):
+        return {node}
+    if isinstance(node, dict):
+        return set().union(*(_ints(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_ints(v) for v in node)) if node else set()
+    return set()
+
+
+def _targets(effect: list[dict[str, Any]]) -> list[str]:
+    """What an effect's text targets, in order: a shield's creature, a become's card."""
+    found = []
+    for instr in effect:
+        (op, args), = instr.items()
+        if op == "shield" and args["to"] not in ("self", "opponent"):
+            found.append(args["to"])
+        if op == "become" and "card" in args.get("filter", {}):
+            found.append(args["filter"]["card"])
+        if op == "damage" and args["to"] not in ("self", "opponent"):
+            found.append(args["to"])
+    return found
+
+
+def _chosen(effect: list[dict[str, Any]]) -> str | None:
+    return next((i["shield"].get("choose") for i in effect if "shield" in i), None)
+
+
+def _minus(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {t: a.get(t, 0) - b.get(t, 0) for t in set(a) | set(b)}
+
+
+def _nonzero(m: dict[str, int]) -> dict[str, int]:
+    return {t: n for t, n in m.items() if n}
+
+
+class _Rejected(Exception):
+    """phase.rs refused the action: the game is put back as it was."""
+
+
+def _keyword(k: Any) -> str:
+    name = k if isinstance(k, str) else next(iter(k))
+    return str(name).lower()
+
+
+def _advance_to_main(game: Any) -> None:
+    """Keep both opening hands and pass to p1's first main phase."""
+    for _ in range(MAX_PASSES):
+        waiting = game.waiting_for()
+        if waiting["type"] == "Priority" and game.phase == "PreCombatMain":
+            return
+        actions = game.actions()
+        if waiting["type"] == "MulliganDecision":
+            seat = waiting["data"]["pending"][0]["player"]
+            keep = next(a for a in actions if a.data["choice"]["type"] == "Keep")
+            game.apply(seat, keep)
+        else:
+            game.apply(game.priority_player(), actions[0])
+    raise Unsupported("phase.rs did not reach the first main phase")
+
+
