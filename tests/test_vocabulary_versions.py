@@ -16,6 +16,7 @@ from conformance import Unsupported, vocabulary
 from conformance._catalogue import load_catalogue
 from conformance._certify import RunConfig, certify
 from conformance._discovery import properties_for
+from conformance._loading import InProcessEngine
 from conformance._properties import invariant, run_accepted
 from conformance._protocol import check_answer
 from conformance._runner import Runner, Selection
@@ -242,7 +243,8 @@ def _toy_property(immunities: list[list[str]]):
 
 
 def _run_property(prop, engine) -> dict:
-    runner = Runner(load_catalogue(rulesets=["vision"]), engine, "toy", get_profile("quick"),
+    runner = Runner(load_catalogue(rulesets=["vision"]), InProcessEngine(lambda: engine, "toy"),
+                    "toy", get_profile("quick"),
                     properties=[prop], selection=Selection(cases=False))
     return next(r.to_json() for r in runner.results())
 
