@@ -183,18 +183,12 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
         folders = {name: folder for name, folder in folders.items() if name in wanted}
     for name in folders:
         _vocabulary(name)   # an installed pack without one is an error, even with no case yet
-    whole = _Whole(root, folders) if not errors and _cache.cache_dir() is not None else None
-    if whole is not None and (found := whole.load()) is not None:
-        return found
     known = _KnownValid()
     for name, folder in folders.items():
         _load_ruleset(name, folder, rules, cases, errors, digest, known)
     known.save()
     _check_references(rules, cases, errors)
-    catalogue = Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
-    if whole is not None and not errors:
-        whole.store(catalogue)
-    return catalogue
+    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
 
 
 def check_default_root(root: Path | None) -> None:
@@ -228,72 +222,12 @@ def _files(folder: Path) -> list[Path]:
     return sorted(found, key=lambda path: path.parts)
 
 
-class _Whole:
-    """A valid catalogue, kept whole: one cache entry per catalogue location.
-
-    With thousands of cases, even cached parses and checks are a second per
-    process, and every pytest-xdist worker loads the catalogue.  Reading the
-    files and hashing them is a fifth of that, so the entry is keyed by their
-    bytes (what the catalogue digest covers), their paths and everything a
-    verdict on them depends on (`_verdict_digest`, each ruleset's vocabulary).
-    An edited file is a miss: the catalogue is loaded and checked as usual,
-    and stored again if it is valid.  A catalogue with errors is never stored,
-    so its errors are explained every time.
-    """
-
-    def __init__(self, root: Path | None, folders: dict[str, Path]) -> None:
-        self.root, self.folders = root, folders
-        where = "\0".join(f"{name}\0{folder}" for name, folder in folders.items())
-        self.place = hashlib.sha256(f"{root}\0{where}".encode()).hexdigest()
-        self.key = self._key()
-
-    def _key(self) -> tuple[str, str] | None:
-        """(the content key, the catalogue digest), reading every file once; None when
-        a file is missing, unreadable or too big (the full load explains which)."""
-        key = hashlib.sha256(_verdict_digest().encode() + b"\0" + self.place.encode())
-        digest = hashlib.sha256()
-        for name, folder in self.folders.items():
-            key.update(b"\0" + _vocabulary_bytes(name))
-            paths = [(folder / RULES_FILE, MAX_INDEX_BYTES)]
-            paths += [(path, MAX_FILE_BYTES) for path in _files(folder)]
-            for path, limit in paths:
-                try:
-                    with open(path, "rb") as f:
-                        raw = f.read(limit + 1)
-                except OSError:
-                    return None
-                if len(raw) > limit:
-                    return None
-                digest.update(path.name.encode() + b"\0" + raw)
-                key.update(b"\0" + str(path).encode())
-        found = "sha256:" + digest.hexdigest()
-        key.update(found.encode())
-        return key.hexdigest(), found
-
-    def load(self) -> Catalogue | None:
-        """The catalogue stored for these very files, else None."""
-        stored = _cache.load("catalogue", self.place)
-        if self.key is None or not isinstance(stored, tuple) or stored[0] != self.key[0]:
-            return None
-        _, rules, cases = stored
-        return Catalogue(self.root, {r[0]: Rule(*r) for r in rules},
-                         [Case(*c) for c in cases], [], self.key[1], self.folders)
-
-    def store(self, catalogue: Catalogue) -> None:
-        """Keep ``catalogue`` (valid, just loaded) for the next load of the same files."""
-        if self.key is None or self.key[1] != catalogue.digest:  # changed while loading
-            return
-        fields = [(Rule, catalogue.rules.values()), (Case, catalogue.cases)]
-        rules, cases = (tuple(tuple(getattr(item, f.name) for f in dataclasses.fields(kind))
-                              for item in items) for kind, items in fields)
-        _cache.store("catalogue", self.place, (self.key[0], rules, cases))
-
-
 class _KnownValid:
     """The files this suite has already found valid, so an unchanged one is not checked again.
 
-    Once parsing is cached (`conformance._yaml`), checking each file against
-    its schema and its ruleset's vocabulary is most of a catalogue load.  A
+    Checking each file against its schema and its ruleset's vocabulary (and
+    the card ids it names) is nine tenths of a catalogue load: about 1.8 s of
+    2 s for today's 267 cases, in every command (benchmarks/README.md).  A
     file that passed is remembered by a digest of its bytes, the schema, the
     ruleset and that ruleset's vocabulary, in one cache entry whose key hashes everything a
     verdict depends on (`_verdict_digest`).  Only passes are remembered: a
@@ -640,7 +574,7 @@ def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueE
         return None
     digest.update(path.name.encode() + b"\0" + raw)
     try:
-        data, lines = _yaml.parse(text, raw)
+        data, lines = _yaml.parse(text)
     except yaml.constructor.ConstructorError as exc:
         errors.append(CatalogueError(
             f"YAML tag not allowed: {exc.problem}", path=where, line=_mark_line(exc),

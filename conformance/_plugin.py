@@ -18,8 +18,6 @@ reference engine) are reported as xfail with the difference, never as failures.
 from __future__ import annotations
 
 import datetime
-import gc
-import marshal
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -36,8 +34,6 @@ OPT_KNOWN = "--conformance-known-failures"
 OPT_REPORT = "--conformance-report"
 OPT_STRICT = "--conformance-strict-readings"
 OPT_ALLOW = "--conformance-allow-no-verdict"
-#: The key of a conformance item's report packed for pytest-xdist (`_Conformance.pack`).
-PACKED = "conformance-packed"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -60,21 +56,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="do not exit 5 when no conformance item passed or failed")
 
 
-# tryfirst: the cleanup registered here must run after pytest's own (see below)
-@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption(OPT_ENGINE):
-        # The catalogue and the items live as long as the session: `_Conformance`
-        # moves them out of the garbage collector's way (gc.freeze), because at its
-        # end pytest collects five times over (to surface unraisable exceptions),
-        # a second in each process of an xdist run with thousands of cases.  A
-        # process that ends with the session (an xdist worker, a pytest command)
-        # leaves them frozen: thawing them only to free them costs another half
-        # second.  Anywhere else (pytest.main inside a program, a pytester run) they
-        # are handed back once pytest's collections are done: cleanups run
-        # last-registered first, and this one is registered before pytest's.
-        if not _ends_with_session(config):
-            config.add_cleanup(gc.unfreeze)
         _import_from_invocation_dir(config)
         config.pluginmanager.register(_Conformance(config), "conformance-session")
 
@@ -87,15 +70,6 @@ def _import_from_invocation_dir(config: pytest.Config) -> None:
     here = str(config.invocation_params.dir)
     if str(config.getoption(OPT_ENGINE)).startswith("python:") and here not in sys.path:
         sys.path.insert(0, here)
-
-
-def _ends_with_session(config: pytest.Config) -> bool:
-    """Whether this process exits when the session ends: an xdist worker, or
-    pytest run from the command line (its arguments are the process's)."""
-    import sys
-
-    return (hasattr(config, "workerinput")
-            or list(config.invocation_params.args) == sys.argv[1:])
 
 
 class _Conformance:
@@ -116,14 +90,8 @@ class _Conformance:
         self.cases = config.getoption(OPT_CASES)
         self.rulesets = config.getoption(OPT_RULESET)
         self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
-        # The controller of an xdist run (its workers run the items) reads the
-        # catalogue once they have been started, while they read theirs
-        # (`pytest_runtestloop`), unless the header asks for it first.
-        self.controller = (not self.is_worker and config.getoption("dist", "no") != "no"
-                           and bool(config.getoption("tx", None)))
         self._suite: Any = None
-        if not self.controller:
-            self.suite  # noqa: B018 - an invalid catalogue is a usage error before anything
+        self.suite  # noqa: B018 - an invalid catalogue is a usage error before anything
         self.profile = get_profile(config.getoption(OPT_PROFILE))
         known = config.getoption(OPT_KNOWN)
         self.known = KnownFailures.read(known) if known else None
@@ -139,13 +107,7 @@ class _Conformance:
         self._sent_problems = 0
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
-        self._nodeids: set[str] = set()   # of this process's conformance items
         self._catalogue_dirs: set[str] | None = None
-        self._batching: Any = None        # a worker's `_xdist.Batching`, once asked for
-        if self.controller:  # workers send their cases' events in batches (`_xdist`)
-            from conformance._xdist import Unpacking
-
-            config.pluginmanager.register(Unpacking(), "conformance-xdist-unpacking")
 
     @property
     def suite(self) -> Any:
@@ -160,7 +122,6 @@ class _Conformance:
                                          self.rulesets)
             except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
                 raise pytest.UsageError(str(exc)) from None
-            gc.freeze()  # it lives as long as the session (see pytest_configure)
         return self._suite
 
     @property
@@ -168,21 +129,13 @@ class _Conformance:
         return self.suite.catalogue
 
     def pytest_ignore_collect(self, collection_path: Any, config: pytest.Config) -> bool | None:
-        """pytest need not look for tests in the catalogue's folders: its items are
-        this plugin's, and walking thousands of case files cost half a second."""
-        if self.controller:
-            return None   # it collects nothing (and has not read the catalogue yet)
+        """The catalogue's folders hold this plugin's items, not tests for pytest to find."""
         if self._catalogue_dirs is None:
             import os
 
             folders = [*self.catalogue.folders.values(), self.catalogue.root]
             self._catalogue_dirs = {os.path.abspath(f) for f in folders if f is not None}
         return True if str(collection_path) in self._catalogue_dirs else None
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> None:
-        if self.controller:
-            self.suite  # noqa: B018 - before the first result, and a usage error stops the run
 
     @property
     def runner(self) -> Any:
@@ -222,46 +175,6 @@ class _Conformance:
                 item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
                                                   strict=True))
         items.extend(new)
-        self._nodeids = {item.nodeid for item in new}
-        if self.is_worker:
-            from conformance._catalogue import Case
-            from conformance._xdist import Batching
-
-            self._batching = Batching.install(
-                config, {item.nodeid for item in new if isinstance(item.target, Case)})
-
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        gc.freeze()  # the items, like the catalogue, live as long as the session
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_report_to_serializable(self, config: pytest.Config, report: Any) -> Any:
-        """A pytest-xdist worker sends a conformance item's report as one marshal blob.
-
-        pytest-xdist serializes a report's dict value by value in Python, and the
-        controller reads it back the same way: with thousands of items that was
-        most of the controller's work.  marshal keeps every type the dict holds
-        (tuples stay tuples), and the controller unpacks it before pytest reads it
-        (`pytest_report_from_serializable`), so the report is the one sent.  A
-        case's report whose events travel in a batch (`_xdist`) is left as it is:
-        the batch is one marshal blob already.
-        """
-        data = yield
-        nodeid = getattr(report, "nodeid", None)
-        batched = self._batching is not None and nodeid in self._batching.cases
-        # only to the controller: other callers (pytest-reportlog) write JSON
-        if self.is_worker and isinstance(data, dict) and nodeid in self._nodeids and not batched:
-            try:
-                return {"$report_type": data["$report_type"], PACKED: marshal.dumps(data, 4)}
-            except ValueError:  # a value marshal does not know (another plugin's): as it is
-                pass
-        return data
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_report_from_serializable(self, config: pytest.Config,
-                                        data: dict[str, Any]) -> None:
-        packed = data.pop(PACKED, None)
-        if packed is not None:  # unpacked in place: pytest builds the report from it
-            data.update(marshal.loads(packed))  # noqa: S302 - our worker packed it
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item,
@@ -285,8 +198,6 @@ class _Conformance:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         from conformance._results import Result
 
-        if self._batching is not None and report.failed:  # -x must not wait for a batch
-            self._batching.note_failure()
         data = getattr(report, "conformance", None)
         if data is None or self.is_worker:  # a worker sends it; the controller reports
             return
@@ -301,12 +212,6 @@ class _Conformance:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self._runner is not None:
             self._runner.engine.close()
-        if self.controller and _ends_with_session(session.config):
-            # What is left for this process is the report, pytest's garbage collections
-            # (to surface unraisable exceptions) and its exit, over all it holds:
-            # thousands of test reports, a third of a second.  An xdist controller runs
-            # no test, so none of it is a test's garbage: it is frozen.
-            gc.freeze()
         if (self.is_worker or session.config.option.collectonly
                 or (self._runner is None and not self.results)):
             return   # the controller reports, and only on a run

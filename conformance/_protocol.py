@@ -156,71 +156,10 @@ _UTF8 = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=Fa
 
 
 #: The JSON round trip of what an in-process engine gets and answers, built once: no escaping of
-#: the seeds' Japanese text and no cycle bookkeeping (a cycle still fails, as
-#: RecursionError).  `_plain` takes the common path without it.
+#: the seeds' Japanese text and no cycle bookkeeping (a cycle still fails, as RecursionError).
 _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False,
                            separators=(",", ":")).encode
 _decode = json.JSONDecoder().decode
-
-
-class _Unusual(Exception):
-    """A value `_plain` leaves to the JSON round trip (a float, a subclass, a non-str key)."""
-
-
-def _plain(value: Any) -> Any:
-    """``_decode(_encode(value))``, twice as fast for the data engines answer.
-
-    Dicts with str keys, lists, tuples (which become lists), str, int, bool and
-    None are copied here; anything else raises `_Unusual`, and the caller does
-    the real round trip, so the result is exactly the JSON one either way.
-    """
-    kind = type(value)
-    if kind is dict:
-        out = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _Unusual
-            if (t := type(item)) is str or t is int or t is bool or item is None:
-                out[key] = item
-            else:
-                out[key] = _plain(item)
-        return out
-    if kind is list or kind is tuple:
-        return [item if (t := type(item)) is str or t is int or t is bool or item is None
-                else _plain(item) for item in value]
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    raise _Unusual
-
-
-def _is_plain(value: Any) -> bool:
-    """Whether `_plain` would copy ``value`` (walked the same way, nothing built)."""
-    kind = type(value)
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str:
-                return False
-            if not ((t := type(item)) is str or t is int or t is bool or item is None
-                    or _is_plain(item)):
-                return False
-        return True
-    if kind is list:  # a tuple becomes a list: it is not plain
-        for item in value:
-            if not ((t := type(item)) is str or t is int or t is bool or item is None
-                    or _is_plain(item)):
-                return False
-        return True
-    return kind is str or kind is int or kind is bool or value is None
-
-
-def json_view(value: Any) -> Any:
-    """``value`` itself when it is already what `json_copy` makes of it, else that copy.
-
-    Equal to `json_copy` in every type and value, but not a snapshot: for a
-    reader that is done with the value before its owner can change it.
-    Walking costs less than half of copying.
-    """
-    return value if _is_plain(value) else _decode(_encode(value))
 
 
 def json_copy(value: Any) -> Any:
@@ -229,10 +168,7 @@ def json_copy(value: Any) -> Any:
     Also a snapshot: it shares no container with ``value``, so an engine that
     later changes what it answered changes nothing here.
     """
-    try:
-        return _plain(value)
-    except _Unusual:
-        return _decode(_encode(value))
+    return _decode(_encode(value))
 
 
 # -- the server side -----------------------------------------------------------------

@@ -6,7 +6,6 @@ report dict (`report.json` is its serialisation and the source of truth).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any, Literal
 
@@ -56,30 +55,14 @@ class Result:
     needs_vocabulary: int = 1
 
     def to_json(self) -> dict[str, Any]:
-        """What `dataclasses.asdict` gives, without its deep walk of every plain value.
-
-        One per item, made where the item ran (and again for the report), so
-        thousands of times a run; a plain value is shared, anything else copied.
-        """
-        data: dict[str, Any] = {}
-        for name in _FIELDS:   # in field order, as asdict
-            value = getattr(self, name)
-            if name == "mismatches":
-                data[name] = [m.to_json() for m in value]
-            elif type(value) in _ATOMS:
-                data[name] = value
-            else:
-                data[name] = copy.deepcopy(value)
-        return data
+        """The result as report.json holds it."""
+        return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
         """The result `to_json` wrote (a pytest-xdist worker sends results this way)."""
         return cls(**{**data, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
 
-
-_FIELDS = tuple(f.name for f in dataclasses.fields(Result))
-_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def worst(statuses: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""Reading catalogue YAML: safely, fast, with line numbers, and once per file version.
+"""Reading catalogue YAML: safely, fast, with line numbers.
 
 * Safe loading only, and no anchors or aliases: cases are plain data, and
   aliases only make "billion laughs" documents and shared mutable structure.
@@ -7,22 +7,13 @@
   either way.
 * What the loader keeps of the node tree is a `Lines` table (path -> line),
   enough to point an error at its line.
-* A parsed file is kept, as data and lines, in the suite's cache
-  (`conformance._cache`), keyed by its bytes:
-  PyYAML resolves every scalar in Python, which made parsing most of a
-  catalogue load, and an unchanged file need not be parsed again.
 """
 
 from __future__ import annotations
 
-import hashlib
-import pathlib
-from functools import cache
 from typing import Any
 
 import yaml
-
-from conformance import _cache
 
 KeyPath = tuple[Any, ...]
 
@@ -48,27 +39,13 @@ class Lines:
         return best
 
 
-def parse(text: str, raw: bytes) -> tuple[Any, Lines]:
+def parse(text: str) -> tuple[Any, Lines]:
     """The data of one YAML document and its line table.
 
     Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
     with the pure-Python loader's marks.
     """
-    key = hashlib.sha256(_reader_digest().encode() + b"\0" + raw).hexdigest()
-
-    def make() -> tuple[Any, dict[KeyPath, int]]:
-        data, lines = _parse(text)
-        return data, lines.table
-
-    data, table = _cache.cached("yaml", key, make)
-    return data, Lines(table)
-
-
-@cache
-def _reader_digest() -> str:
-    """What a cached parse depends on besides the file: PyYAML, libyaml and this module."""
-    versions = f"pyyaml-{yaml.__version__} libyaml-{yaml.__with_libyaml__} "
-    return versions + hashlib.sha256(pathlib.Path(__file__).read_bytes()).hexdigest()
+    return _parse(text)
 
 
 class _PlainLoader(yaml.SafeLoader):

@@ -175,49 +175,6 @@ def test_collect_only_lists_items_without_a_verdict(pytester):
     assert "verdict" not in result.stdout.str()
 
 
-def test_a_workers_report_of_a_conformance_item_travels_packed_and_arrives_whole():
-    import marshal
-
-    from _pytest.reports import _report_to_json
-
-    from conformance._plugin import PACKED, _Conformance
-
-    state = object.__new__(_Conformance)   # only what the two hooks read
-    state.is_worker, state._nodeids = True, {"::conformance::toy/a"}
-    state._batching = None   # not under batches (`_xdist`): reports travel packed
-    report = pytest.TestReport(
-        "::conformance::toy/a", ("cases/toy/a.yaml", 0, "toy/a"), {"toy/a": 1}, "failed",
-        "FAIL toy/a", "call", [("Captured stderr call", "x")], 0.25,
-        user_properties=[("rule", "toy/R-1")],
-        conformance={"result": {"id": "toy/a", "rules": ["toy/R-1"], "step": None,
-                                "mismatches": [{"path": "p", "expected": (1, 2.5),
-                                                "observed": {"k": [True]}}]}})
-    wrapper = state.pytest_report_to_serializable(config=None, report=report)
-    next(wrapper)
-    data = {**_report_to_json(report), "$report_type": "TestReport"}
-    try:
-        wrapper.send(dict(data))
-    except StopIteration as stop:
-        sent = stop.value
-    assert set(sent) == {"$report_type", PACKED} and isinstance(sent[PACKED], bytes)
-    assert marshal.loads(sent[PACKED]) == data
-    sent["item_index"] = 7   # what pytest-xdist adds around it
-    state.pytest_report_from_serializable(config=None, data=sent)
-    assert sent == {**data, "item_index": 7}
-    assert type(sent["location"]) is tuple and type(sent["user_properties"][0]) is tuple
-
-    # other items' reports, and any report outside a worker, are left to pytest
-    for is_worker, nodeid in ((True, "tests/test_x.py::test_x"), (False, report.nodeid)):
-        state.is_worker = is_worker
-        report.nodeid = nodeid
-        wrapper = state.pytest_report_to_serializable(config=None, report=report)
-        next(wrapper)
-        try:
-            wrapper.send(dict(data))
-        except StopIteration as stop:
-            assert PACKED not in stop.value
-
-
 def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
     from itertools import pairwise
 
@@ -242,25 +199,3 @@ def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
                                 "--conformance-cases", str(root))
     result.assert_outcomes(passed=3)   # the two toy cases and test_outside
-
-
-def test_a_batched_cases_report_is_not_packed_twice():
-    """Its events travel in a batch, which is one marshal blob already (`_xdist`)."""
-    from _pytest.reports import _report_to_json
-
-    from conformance._plugin import PACKED, _Conformance
-    from conformance._xdist import Batching
-
-    state = object.__new__(_Conformance)
-    state.is_worker, state._nodeids = True, {"::conformance::toy/a", "::conformance::toy/p"}
-    state._batching = Batching(lambda *a, **k: None, lambda: 10, {"::conformance::toy/a"})
-    for nodeid, packed in (("::conformance::toy/a", False), ("::conformance::toy/p", True)):
-        report = pytest.TestReport(nodeid, ("f", 0, nodeid), {}, "passed", None, "call", [], 0.1)
-        data = {**_report_to_json(report), "$report_type": "TestReport"}
-        wrapper = state.pytest_report_to_serializable(config=None, report=report)
-        next(wrapper)
-        try:
-            wrapper.send(dict(data))
-        except StopIteration as stop:
-            assert (PACKED in stop.value) is packed
-            assert packed or stop.value == data

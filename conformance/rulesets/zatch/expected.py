@@ -8,6 +8,7 @@ costs paid" without asking any engine what the answer is.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 State = dict[str, Any]
@@ -20,9 +21,7 @@ def opponent(player: str) -> str:
 
 def copied(state: State) -> State:
     """A copy of an observation deep enough to change any field of it."""
-    return {"cards": {cid: dict(card) for cid, card in state.get("cards", {}).items()},
-            "players": {p: {k: list(v) if isinstance(v, list) else v for k, v in fields.items()}
-                        for p, fields in state.get("players", {}).items()}}
+    return copy.deepcopy({"cards": state.get("cards", {}), "players": state.get("players", {})})
 
 
 def canonical(state: State) -> State:
