@@ -1,5 +1,5 @@
-"""An engine that speaks Vision vocabulary 1 only: the reference engine behind a
-strict gate, as an adapter written against the catalogue of commit 3a663b9 would be.
+"""An engine that speaks Vision vocabulary 1 only: today's reference engine behind a
+strict gate (for the engine of commit 3a663b9 itself, see vision_3a663b9.py).
 
 Its hello declares ``"vocabulary": {"vision": 1}``, and every setup and action
 goes through `conformance.vocabulary.check` first, so a word of a later version
