@@ -134,7 +134,8 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
         if not (staged / staged_name(result["id"], REQUESTS)).is_file():
             continue
         targets = [every_to] if every_to is not None else []
-        if failing_to is not None and result["status"] in ("fail", "error"):
+        if failing_to is not None and result["status"] in ("fail", "error") and not (
+                every_to is not None and every_to.resolve() == failing_to.resolve()):
             targets.append(failing_to)
         for folder in targets:
             folder.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@ replays against the engine with a plain pipe, no suite needed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import subprocess
@@ -11,7 +12,10 @@ import sys
 from test_cli import conformance
 from toy import write_catalogue
 
-from conformance._transcript import Transcript
+from conformance._certify import RunConfig, certify
+from conformance._runner import Selection
+from conformance._settings import get_profile
+from conformance._transcript import Transcript, TranscriptSink
 
 MUTANT = "failed-part-continues"   # breaks vision/IR-12/p2
 SERVE = [sys.executable, "-m", "reference_engine.serve"]
@@ -111,3 +115,26 @@ def test_an_item_keeps_the_hello_it_began_under():
     log.received(b"H2\n")
     again = log.end()
     assert again is not None and again.requests == [b"h2\n"]
+
+
+def test_a_failing_property_transcript_is_its_counterexample_alone(tmp_path):
+    argv = [*SERVE, "--mutant", MUTANT]
+    args = ["run", "--engine", "cmd:" + shlex.join(argv), "--no-cases", "--select",
+            "vision/prop/resolution-stops-at-failure", "--profile", "quick"]
+    out = tmp_path / "out"
+    conformance(*args, "--out", out)
+    requests = out / "counterexamples" / "vision__prop__resolution-stops-at-failure.requests.jsonl"
+    sent = [json.loads(line)["cmd"] for line in requests.read_text().splitlines()]
+    assert sent == ["hello", "play"]   # the shrunk scenario, not every example tried
+    replies = requests.with_name(requests.name.replace(".requests.", ".replies."))
+    assert replayed(argv, requests) == replies.read_text().splitlines()
+    # replaying it for the transcript leaves the report's counts as they are without one
+    config = RunConfig(engine_spec="cmd:" + shlex.join(argv), profile=get_profile("quick"),
+                       selection=Selection(select=["vision/prop/resolution-stops-at-failure"],
+                                           cases=False))
+    without = certify(config)["results"][0]
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    with_one = certify(dataclasses.replace(config, transcripts=TranscriptSink(staging)))
+    assert with_one["results"][0]["examples"] == without["examples"]
+    assert with_one["results"][0]["status"] == without["status"] == "fail"
