@@ -23,8 +23,10 @@ from conformance._loading import load_engine
 from conformance._properties import Property
 from conformance._results import Result
 from conformance._runner import Runner, Selection
+from conformance._select import stops_run
 from conformance._settings import Profile
 from conformance._suite import Suite
+from conformance._transcript import TranscriptSink
 from conformance._verdict import filters_applied, item_counts, rule_status, verdict
 
 REPORT_FORMAT = "card-conformance-report/2"
@@ -47,6 +49,8 @@ class RunConfig:
     jobs: int = 1                         # processes for the main run and for mutation
     update_known_failures: bool = False   # re-pin the known-failures file to this catalogue
     fail_under: float | None = None       # exit 1 below this percent of seed rules checked
+    exitfirst: bool = False               # -x: stop at the first counted failure or error
+    transcripts: TranscriptSink | None = None   # where each item's protocol exchange goes
 
 
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,
@@ -75,7 +79,8 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     engine = load_engine(config.engine_spec, timeout=timeout, mutant=config.mutant,
                          **config.engine_options)
     runner = Runner(catalogue, engine, config.engine_spec, config.profile, config.selection,
-                    reference=lambda: load_engine("reference"), properties=suite.properties)
+                    reference=lambda: load_engine("reference"), properties=suite.properties,
+                    transcripts=config.transcripts)
     mutants = 0
     if config.mutation:   # an engine that lists no mutants is a usage error, before the run
         from conformance._mutation import list_mutants
@@ -96,7 +101,14 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             results.append(result)
             if on_result is not None:
                 on_result(result)
-        if config.mutation:
+            if config.exitfirst and stops_run(result, known, config.strict_readings):
+                complete = False
+                problems.append({"kind": "interrupted", "message":
+                                 f"stopped at the first failure ({result.id}) by -x/--exitfirst "
+                                 f"after {len(results)} of {len(runner.items())} item(s); "
+                                 "this report is partial"})
+                break
+        if config.mutation and complete:
             from conformance._mutation import run_mutants
 
             mutation = {"mutants": [], "score": 1.0, "certified_score": 1.0}
@@ -201,7 +213,8 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
                            claimed=claimed_rulesets(engine_info, catalogue),
                            filters=filters_applied({**filters, "shard": shard}),
                            fail_under=config.fail_under,
-                           selected=bool(config.selection.select)),
+                           selected=bool(config.selection.select),
+                           exitfirst=config.exitfirst),
         "summary": summary,
         "results": as_json,
         "rules": rows,

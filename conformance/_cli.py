@@ -14,7 +14,7 @@ import shlex
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -98,9 +98,10 @@ def _parser() -> argparse.ArgumentParser:
         ("run", "the same as certify; by habit used without --out to rerun a few items"),
     ):
         p = sub.add_parser(name, help=helptext, description=helptext)
-        p.add_argument("--engine", required=True,
+        p.add_argument("--engine",
                        help="NAME[:MUTANT] (a registered engine, e.g. reference) | "
-                            "python:pkg.mod:factory | cmd:<command>")
+                            "python:pkg.mod:factory | cmd:<command> (required, except "
+                            "with --list)")
         p.add_argument("--mutant", metavar="NAME",
                        help="certify the engine behaving as one of the mutants it lists "
                             "(`conformance mutants --engine SPEC`)")
@@ -160,6 +161,25 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("-q", "--quiet", action="store_true",
                        help="no progress (otherwise: a bar per phase on a terminal, "
                             "one line per phase in a log)")
+        p.add_argument("--last-failed", "--lf", action="store_true",
+                       help="rerun only the items that failed or errored in the previous "
+                            "run's report (--out DIR/report.json); with none there, run "
+                            "everything (as pytest does)")
+        p.add_argument("-x", "--exitfirst", action="store_true",
+                       help="stop at the first counted failure or error; the report is "
+                            "partial (complete: false) and the verdict that failure's")
+        p.add_argument("--list", action="store_true",
+                       help="print the ids of the items that would run, with their rules "
+                            "and features, and run nothing (no --engine needed)")
+        p.add_argument("-v", "--verbose", action="store_true",
+                       help="one line per item as it finishes: status, id, duration")
+        p.add_argument("--durations", type=_count, metavar="N",
+                       help="list the N slowest items in the summary (0: every item)")
+        p.add_argument("--transcript", nargs="?", const=True, type=Path, metavar="DIR",
+                       help="write every item's protocol exchange (ID.requests.jsonl and "
+                            "ID.replies.jsonl, to replay by hand) into DIR (default: "
+                            "--out DIR/transcripts); a failing item's is always written to "
+                            "--out DIR/counterexamples")
         _format_option(p)
         p.set_defaults(func=_cmd_certify)
 
@@ -301,6 +321,15 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     from conformance._certify import RunConfig, certify, exit_status
     from conformance._runner import Selection
 
+    if not args.engine and not args.list:
+        raise UsageError("the following argument is required: --engine (only --list "
+                         "runs without one)")
+    if args.last_failed and not args.out:
+        raise UsageError("--last-failed reruns what failed in the previous report: give "
+                         "the --out DIR that run wrote to")
+    if args.transcript is True and not args.out:   # `--transcript` without a DIR
+        raise UsageError("--transcript needs a folder: give --transcript DIR, or --out DIR "
+                         "(transcripts then go to DIR/transcripts)")
     profile = get_profile(args.profile)
     check_rulesets(args.cases, args.ruleset)
     if args.run_timeout:
@@ -310,6 +339,19 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     selection = Selection(rulesets=args.ruleset, select=args.select, rules=args.rule,
                           properties=not args.no_properties, cases=not args.no_cases,
                           shard=args.shard)
+    suite = None
+    if args.last_failed or args.list:
+        from conformance._select import last_failed
+        from conformance._suite import Suite
+
+        suite = Suite.load(args.cases, args.ruleset)
+        if args.last_failed:
+            chosen = last_failed(args.out, suite.ids(), args.select)
+            print(chosen.note, file=sys.stderr)
+            if chosen.select is not None:
+                selection.select = chosen.select
+    if args.list:
+        return _list_items(suite, selection, profile)
     options: dict[str, Any] = {}
     if args.memory_limit:
         options["memory_limit_mb"] = args.memory_limit
@@ -327,17 +369,64 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        allow_no_verdict=args.allow_no_verdict, mutation=args.mutation,
                        all_kills=args.all_kills, mutant=args.mutant,
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
-                       fail_under=args.fail_under)
-    progress = _Progress(quiet=args.quiet, together=args.jobs > 1)
-    with _hypothesis_home():
+                       fail_under=args.fail_under, exitfirst=args.exitfirst)
+    progress = _Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
+    with _hypothesis_home(), tempfile.TemporaryDirectory(prefix="conformance-") as staging:
+        if args.out or args.transcript is not None:
+            from conformance._transcript import TranscriptSink
+
+            config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
         report = certify(config, on_result=progress, on_start=_announce,
-                         on_mutant=progress.mutant, on_plan=progress.planned)
-    progress.done()
-    _print_outcome(report)
-    _annotate(report, args.format)
-    if args.out:
-        _write_all(report, args.out)
+                         on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
+        progress.done()
+        _print_outcome(report, durations=args.durations)
+        _annotate(report, args.format)
+        # after the reports: writing them empties counterexamples/, where transcripts go too
+        place = (None if config.transcripts is None
+                 else lambda: _place_transcripts(report, Path(staging), args))
+        if args.out:
+            _write_all(report, args.out, place)
+        elif place is not None:
+            place()
     return exit_status(report)
+
+
+def _list_items(suite: Any, selection: Any, profile: Any) -> int:
+    """``--list``: the items the selection holds, in run order; nothing runs."""
+    from conformance._engine import Connection
+    from conformance._runner import Runner
+    from conformance._select import list_lines, listed_count
+
+    suite.check_filters(selection)
+    # a runner never asked to run: the one place that knows which items, in which order
+    items = Runner(suite.catalogue, Connection(), "", profile, selection,
+                   properties=suite.properties).items()
+    for line in list_lines(items):
+        print(line)
+    print(listed_count(items))
+    return ExitCode.OK
+
+
+def _place_transcripts(report: dict[str, Any], staging: Path,
+                       args: argparse.Namespace) -> Path | None:
+    """Copy the run's transcripts where they belong and say how to replay one; returns
+    the --transcript folder (None without it)."""
+    from conformance._transcript import place, replay_hint
+    from conformance.report import safe_filename
+
+    every_to = None
+    if args.transcript is not None:
+        every_to = args.out / "transcripts" if args.transcript is True else args.transcript
+    failing_to = args.out / "counterexamples" if args.out else None
+    try:
+        written = place(staging, report["results"], failing_to, every_to, safe_filename)
+    except OSError as exc:
+        raise UsageError(f"cannot write the transcripts: {exc}") from exc
+    if written:
+        where = sorted({str(p.parent) for p in written})
+        print(f"transcripts written: {len(written)} in {', '.join(where)}; replay one by "
+              f"hand: {replay_hint(report['engine']['spec'], written[0])}")
+    return every_to
 
 
 @contextlib.contextmanager
@@ -362,7 +451,10 @@ def _hypothesis_home() -> Iterator[None]:
             set_hypothesis_home_dir(None)
 
 
-def _write_all(report: dict[str, Any], out: Path) -> None:
+def _write_all(report: dict[str, Any], out: Path,
+               transcripts: Callable[[], Path | None] | None = None) -> None:
+    """Every report format and the counterexamples into ``out``; then ``transcripts``
+    places the run's transcripts (returning its --transcript folder, if any)."""
     from conformance.report import left_behind, write_counterexamples, write_reports
 
     try:
@@ -373,7 +465,8 @@ def _write_all(report: dict[str, Any], out: Path) -> None:
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
     for path in examples:
         print(f"counterexample written: {path}")
-    others = left_behind(out)
+    ours = transcripts() if transcripts is not None else None
+    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
     if others:
         print(f"also in {out}, not written by this run (left as it was): "
               f"{', '.join(p.name for p in others)}")
@@ -418,6 +511,16 @@ def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
             raise UsageError(f"--ruleset {name!r}: {unknown_ruleset(name)}")
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more")
+    return value
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -449,16 +552,19 @@ def _announce(catalogue: Any) -> None:
 class _Progress:
     """The run's phases (cases, properties, mutants) as `conformance._progress` shows them."""
 
-    def __init__(self, quiet: bool, together: bool = False) -> None:
+    def __init__(self, quiet: bool, together: bool = False, verbose: bool = False) -> None:
         from conformance._progress import Progress
 
         self.bar = Progress(quiet=quiet)
         self.plan: dict[str, int] = {}
         self.together = together   # --jobs: cases and properties finish interleaved
+        self.verbose = verbose     # -v: a line per item instead of the items' bars
+        self.finished = 0
 
     def planned(self, plan: dict[str, int]) -> None:
         self.plan = {**plan, "items": plan["cases"] + plan["properties"]}
-        self._enter(self._phase("case" if plan.get("cases") else "property"))
+        if not self.verbose:
+            self._enter(self._phase("case" if plan.get("cases") else "property"))
 
     def _phase(self, kind: str) -> str:
         return "items" if self.together else "cases" if kind == "case" else "properties"
@@ -468,6 +574,13 @@ class _Progress:
             self.bar.start(phase, self.plan.get(phase, 0))
 
     def __call__(self, result: Result) -> None:
+        if self.verbose:
+            from conformance._progress import item_line
+
+            self.finished += 1
+            print(item_line(result.status, result.id, result.duration, self.finished,
+                            self.plan.get("items", 0)), flush=True)
+            return
         self._enter(self._phase(result.kind))
         self.bar.step(result.status)
 
@@ -479,8 +592,9 @@ class _Progress:
         self.bar.finish()
 
 
-def _print_outcome(report: dict[str, Any]) -> None:
-    """The terminal summary: the verdict first, each failure once, then the counts."""
+def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
+    """The terminal summary: the verdict first, each failure once, then the counts
+    (after the ``durations`` slowest items, when asked)."""
     from conformance._verdict import skip_reasons
     from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
@@ -520,6 +634,10 @@ def _print_outcome(report: dict[str, Any]) -> None:
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {problem['message']}")
+    if durations is not None:
+        from conformance._progress import slowest_lines
+
+        print("", *slowest_lines(report["results"], durations), sep="\n")
     mutation = report["mutation"]
     score = (f", mutation score {mutation['score']:.0%} of {len(mutation['mutants'])} mutants"
              f" ({mutation.get('certified_score', mutation['score']):.0%} caught by the "

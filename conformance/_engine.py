@@ -9,9 +9,12 @@ data (dicts, lists, str, int, bool, None).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from conformance._errors import ConformanceError
+
+if TYPE_CHECKING:
+    from conformance._transcript import Transcript
 
 #: The protocol version spoken in-process and over JSON Lines.
 PROTOCOL_VERSION = 1
@@ -71,7 +74,13 @@ class Connection:
     game is played; by default it is `start`, then `act` (and, where a step
     wants it, `observe`) per step, which a connection may do in fewer round
     trips (a subprocess that offers ``play``).
+
+    With a `Transcript` in ``transcript`` (the runner sets one for
+    ``--transcript`` and the transcripts of failing items), a connection hands
+    it every protocol line it exchanges.
     """
+
+    transcript: Transcript | None = None
 
     def hello(self) -> dict[str, Any]:
         raise NotImplementedError

@@ -26,6 +26,7 @@ from typing import Any
 from conformance import _protocol
 from conformance._discovery import engine_names, engine_target
 from conformance._engine import (
+    PROTOCOL_VERSION,
     AdapterRaised,
     Connection,
     EngineFault,
@@ -183,6 +184,13 @@ class InProcessEngine(Connection):
         return _protocol.check_answer(cmd, copied)
 
     def hello(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
+        if self._mutant is not None:
+            fields["mutant"] = self._mutant
+        info: dict[str, Any] = self._logged("hello", fields, self._hello)
+        return info
+
+    def _hello(self) -> dict[str, Any]:
         engine = self._get()
         if self._info is not None:   # asked already, with the mutant
             return dict(self._info)
@@ -190,15 +198,41 @@ class InProcessEngine(Connection):
         return info
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
-        self._call(self._get().start, ruleset, json_copy(setup))
+        self._logged("start", {"ruleset": ruleset, "setup": setup},
+                     lambda: self._call(self._get().start, ruleset, json_copy(setup)))
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        answer: dict[str, Any] = self._answer("act", self._get().act, json_copy(action))
+        answer: dict[str, Any] = self._logged(
+            "act", {"action": action},
+            lambda: self._answer("act", self._get().act, json_copy(action)))
         return answer
 
     def observe(self) -> dict[str, Any]:
-        state: dict[str, Any] = self._answer("observe", self._get().observe)
+        state: dict[str, Any] = self._logged(
+            "observe", {}, lambda: self._answer("observe", self._get().observe))
         return state
+
+    def _logged(self, cmd: str, fields: dict[str, Any], call: Callable[[], Any]) -> Any:
+        """``call()``; with a transcript, also the request and reply lines a `serve`-based
+        engine would have read and written for it (so the transcript replays through
+        one line for line; an error's traceback, which serve adds, aside)."""
+        log = self.transcript
+        if log is None:
+            return call()
+        seq = log.next_seq()
+        log.sent(cmd, _protocol.encode({"seq": seq, "cmd": cmd, **fields}, ascii_only=True))
+        try:
+            answer = call()
+        except Unsupported as exc:
+            log.received(_protocol.encode(
+                {"seq": seq, "skipped": {"reason": exc.reason or "unsupported"}}))
+            raise
+        except EngineFault as exc:
+            log.received(_protocol.encode({"seq": seq, "error": {"message": exc.message}}))
+            raise
+        shown = _protocol.served_hello(answer) if cmd == "hello" else answer
+        log.received(_protocol.encode({"seq": seq, "ok": shown}))
+        return answer
 
     def close(self) -> None:
         if self._engine is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 BAR = 24
 
@@ -78,3 +78,26 @@ class Progress:
 def _clock(seconds: float) -> str:
     seconds = int(seconds + 0.5)
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def item_line(status: str, item_id: str, duration: float, done: int, total: int) -> str:
+    """``-v``: one item as it finishes: status, id, duration and how far the run is."""
+    where = f"  [{done}/{total}]" if total else ""
+    return f"{status.upper():5}  {item_id}  {duration:.2f}s{where}"
+
+
+#: ``--durations``: shorter than this is not worth a line (pytest hides them too).
+SHOWN_DURATION = 0.005
+
+
+def slowest_lines(results: list[dict[str, Any]], count: int) -> list[str]:
+    """``--durations N``: the N slowest items (0: every item), slowest first."""
+    ranked = sorted(results, key=lambda r: -r["duration"])
+    shown = ranked if count == 0 else ranked[:count]
+    lines = [f"{r['duration']:8.2f}s  {r['status']:5}  {r['id']}" for r in shown
+             if r["duration"] >= SHOWN_DURATION]
+    hidden = len(shown) - len(lines)
+    if hidden:
+        lines.append(f"({hidden} item(s) under {SHOWN_DURATION}s hidden)")
+    title = "slowest items" if count == 0 else f"slowest {min(count, len(results))} items"
+    return [f"{title}:", *lines] if results else []

@@ -238,9 +238,7 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
         # mutants is asked, so `hello(mutant=...)` is not part of the `Engine` protocol
         hello: Any = engine.hello
         mutant = request.get("mutant")
-        info = check_answer("hello", hello(mutant=mutant) if mutant else hello())
-        info["capabilities"] = {OBSERVE_IN_ACT: True, PLAY: True, **info["capabilities"]}
-        return {**info, "protocol": PROTOCOL_VERSION}
+        return served_hello(check_answer("hello", hello(mutant=mutant) if mutant else hello()))
     if cmd == "start":
         engine.start(request["ruleset"], request["setup"])
         return None
@@ -270,6 +268,14 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
             pieces.append(_UTF8.encode(answer))
         return _Encoded('{"replies":[' + ",".join(pieces) + "]}")
     return None  # stop: close() runs in serve's finally, after the reply is out
+
+
+def served_hello(info: dict[str, Any]) -> dict[str, Any]:
+    """The ``ok`` of the hello reply `serve` writes for an engine whose own hello said
+    ``info``: with the protocol version and the capabilities `serve` adds.  An
+    in-process transcript uses it too, so it replays through `serve` line for line."""
+    capabilities = {OBSERVE_IN_ACT: True, PLAY: True, **info["capabilities"]}
+    return {**info, "capabilities": capabilities, "protocol": PROTOCOL_VERSION}
 
 
 @dataclasses.dataclass(frozen=True)

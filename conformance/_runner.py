@@ -48,6 +48,7 @@ from conformance._properties import (
 )
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
+from conformance._transcript import Transcript, TranscriptSink
 from conformance._verdict import basis
 
 #: stderr kept per result; the tail is what explains a crash.
@@ -160,7 +161,8 @@ class Runner:
     def __init__(self, catalogue: Catalogue, engine: Connection, engine_spec: str,
                  profile: Profile, selection: Selection | None = None,
                  reference: Callable[[], Connection] | None = None,
-                 properties: list[Property] | None = None) -> None:
+                 properties: list[Property] | None = None,
+                 transcripts: TranscriptSink | None = None) -> None:
         self.catalogue = catalogue
         self._properties = properties
         self.engine = engine
@@ -175,11 +177,16 @@ class Runner:
         # (asking the OS once per result was a measurable part of a case's cost)
         self._cwd = os.getcwd()
         self._timeouts = 0   # items in a row that ended in a timeout
+        # each item's protocol exchange, kept from the hello on (conformance/_transcript.py)
+        self.transcripts = transcripts
+        if transcripts is not None:
+            engine.transcript = Transcript()
 
     def on(self, engine: Connection) -> Runner:
         """The same run on another engine (each ``--jobs`` worker starts its own)."""
         return Runner(self.catalogue, engine, self.engine_spec, self.profile, self.selection,
-                      reference=self.reference, properties=self._properties)
+                      reference=self.reference, properties=self._properties,
+                      transcripts=self.transcripts)
 
     # -- what will run -------------------------------------------------------------
     def cases(self) -> list[Case]:
@@ -234,7 +241,12 @@ class Runner:
             return self.not_run(item, f"not run: the engine is hung ({HUNG_AFTER} items in a "
                                        "row ended in EngineTimeout); fix the hang, or raise "
                                        "--timeout")
+        log = self.engine.transcript if self.transcripts is not None else None
+        if log is not None:
+            log.begin()
         result = self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+        if log is not None and self.transcripts is not None:
+            self.transcripts.keep(result, log.end())
         timed_out = result.status == "error" and result.message.startswith("EngineTimeout")
         self._timeouts = self._timeouts + 1 if timed_out else 0
         return result
@@ -359,6 +371,7 @@ class Runner:
             return done(status="skip", message=f"unsupported: {exc.reason}")
         except Violation:
             scenario, violation = failing[-1]
+            self._transcribe(prop, play, scenario)
             return done(
                 status="fail", message=violation.message, mismatches=violation.mismatches,
                 counterexample=counterexample_yaml(prop, scenario, violation,
@@ -404,6 +417,7 @@ class Runner:
                 try:
                     prop.check(play, scenario)
                 except Violation as violation:
+                    self._transcribe(prop, play, scenario)
                     return self._result(
                         prop, status="fail",
                         message=f"{label}: {violation.message} (scenario {count} of the "
@@ -426,6 +440,19 @@ class Runner:
                             message=f"exhaustive: all {count} scenarios checked",
                             examples={"generated": count, "supported": count,
                                       "actions": play.actions}, **within.fields())
+
+
+    def _transcribe(self, prop: Property, play: Play, scenario: dict[str, Any]) -> None:
+        """With transcripts on, play a failing property's counterexample once more, alone,
+        so its transcript is that one scenario rather than every example tried."""
+        log = self.engine.transcript if self.transcripts is not None else None
+        if log is None:
+            return
+        log.restart()
+        actions = play.actions   # the report counts the examples' actions, not this replay's
+        with contextlib.suppress(Violation, Unsupported, EngineFault):
+            prop.check(play, scenario)
+        play.actions = actions
 
 
 def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:

@@ -321,7 +321,10 @@ class SubprocessEngine(Connection):
         self._check_quiet(child)
         seq = self._next_seq()
         where = f"{cmd} (seq {seq})"
-        if not child.send(encode_request(seq, cmd, fields), timeout or self._timeout):
+        line = encode_request(seq, cmd, fields)
+        if self.transcript is not None:
+            self.transcript.sent(cmd, line)
+        if not child.send(line, timeout or self._timeout):
             self._fault(
                 EngineTimeout,
                 f"did not answer {where}: it stopped reading its stdin for "
@@ -345,6 +348,8 @@ class SubprocessEngine(Connection):
     def _read_reply(self, child: _Child, cmd: str, seq: int, timeout: float) -> dict[str, Any]:
         where = f"{cmd} (seq {seq})"
         kind, data = child.read_line(timeout)
+        if kind == "line" and self.transcript is not None:
+            self.transcript.received(data)
         if kind == "timeout":
             self._fault(
                 EngineTimeout,

@@ -154,7 +154,8 @@ def filters_applied(settings_filters: Mapping[str, Any]) -> list[str]:
 def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, complete: bool,
             handshake: str, strict: bool, allow_no_verdict: bool,
             claimed: list[str] | None = None, filters: list[str] | None = None,
-            fail_under: float | None = None, selected: bool = False) -> dict[str, Any]:
+            fail_under: float | None = None, selected: bool = False,
+            exitfirst: bool = False) -> dict[str, Any]:
     """The run's outcome: a status, the exit code, one sentence, and rule counts.
 
     Rules are counted over the rulesets the engine ``claimed`` (all when None):
@@ -162,6 +163,10 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     rule of those was checked in full and passes; a run where nothing counted
     failed but less was checked is ``partial`` (exit 0, so a gate still works
     for an engine on its way), or exit 1 below ``fail_under`` percent.
+
+    A run ``-x`` (``exitfirst``) stopped at a failure or error is incomplete but
+    judged by what it found (fail, exit 1; error, exit 2), never ``pass``: it
+    was not interrupted by anyone, it stopped where it was told to.
     """
     present = list(dict.fromkeys(r["ruleset"] for r in rules))
     claimed_here = present if claimed is None else [r for r in present if r in claimed]
@@ -180,7 +185,8 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     seed = tally["seed"]
     percent = 100.0 * seed["checked"] / seed["total"] if seed["total"] else 0.0
     complete_coverage = seed["checked"] == seed["total"] and seed["total"] > 0 and not not_run
-    if not complete:
+    stopped = exitfirst and any(r["status"] in ("fail", "error") for r in real)
+    if not complete and not stopped:
         status, code, message = "interrupted", ExitCode.INTERRUPTED, "the run was interrupted"
     elif handshake:
         status, code, message = "not certified", ExitCode.ENGINE_ERRORS, handshake
@@ -205,6 +211,8 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
         status, code, message = "pass", ExitCode.OK, "the engine follows every seed rule"
     if note and status == "fail":
         message = "the selected item(s) fail"
+    if not complete and stopped:
+        message += "; stopped there by -x/--exitfirst: the items after it did not run"
     message += note if status not in ("interrupted", "not certified") else ""
     if fail_under is not None and status in ("pass", "partial") and percent < fail_under:
         code = ExitCode.FAILURES

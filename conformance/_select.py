@@ -1,0 +1,103 @@
+"""pytest's habits on ``certify``/``run``: ``--last-failed``, ``--list`` and ``-x``.
+
+Each is a small decision about *which* items run, kept out of the runner:
+``--last-failed`` turns the previous report into exact ids, ``--list`` shows
+the items a selection holds without starting an engine, and `stops_run` says
+which result ends a ``-x`` run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import glob
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from conformance._results import Result
+from conformance._verdict import counts
+
+if TYPE_CHECKING:
+    from conformance._catalogue import Case
+    from conformance._knownfail import KnownFailures
+    from conformance._properties import Property
+
+#: The statuses ``--last-failed`` reruns and ``-x`` stops at.
+NOT_PASSING = ("fail", "error")
+
+
+@dataclasses.dataclass
+class LastFailed:
+    """What ``--last-failed`` selects: exact ids (as ``--select`` patterns), or None
+    for "run everything", and the one line that says why."""
+
+    select: list[str] | None
+    note: str
+
+
+def last_failed(out: Path, known_ids: Sequence[str], patterns: Sequence[str]) -> LastFailed:
+    """The items that failed or errored in ``out/report.json``, still in the catalogue
+    and matching ``patterns`` (the run's own ``--select``, if any).
+
+    As pytest does, a missing report, or one with nothing failing, runs
+    everything (with a note saying so) rather than nothing.
+    """
+    path = out / "report.json"
+    try:
+        report = json.loads(path.read_text("utf-8"))
+        previous = [r["id"] for r in report["results"] if r["status"] in NOT_PASSING]
+    except FileNotFoundError:
+        return LastFailed(None, f"--last-failed: no previous report in {path}; "
+                                "running everything")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return LastFailed(None, f"--last-failed: cannot read the previous report {path} "
+                                f"({exc}); running everything")
+    if not previous:
+        return LastFailed(None, f"--last-failed: nothing failed in {path}; running everything")
+    known = set(known_ids)
+    wanted = [i for i in previous if i in known
+              and (not patterns or any(fnmatch.fnmatchcase(i, p) for p in patterns))]
+    gone = [i for i in previous if i not in known]
+    left = f" ({len(gone)} no longer in the catalogue: {', '.join(gone[:3])})" if gone else ""
+    if not wanted:
+        return LastFailed(None, f"--last-failed: none of the {len(previous)} item(s) that "
+                                f"failed in {path} is selected{left}; running everything")
+    # ids are matched as globs: escape them, so `[` or `*` in an id matches only itself
+    return LastFailed([glob.escape(i) for i in wanted],
+                      f"--last-failed: rerunning the {len(wanted)} item(s) that failed or "
+                      f"errored in {path}{left}")
+
+
+def stops_run(result: Result, known: KnownFailures | None, strict: bool) -> bool:
+    """Whether ``-x`` ends the run at this result: a failure or error that counts toward
+    the verdict.  A known failure, or an item that does not count (a reading without
+    --strict-readings, a comparison with the reference engine), does not stop it,
+    as an xfail does not stop ``pytest -x``."""
+    if result.status not in NOT_PASSING or not counts(result.basis, strict):
+        return False
+    return known is None or not known.matches(result.id)
+
+
+def list_lines(items: Iterable[Case | Property]) -> list[str]:
+    """``--list``: one line per item that would run, with its rules and the vocabulary
+    features it uses (a property's: from scenarios its generators draw)."""
+    from conformance import vocabulary
+    from conformance._catalogue import Case
+
+    lines = []
+    for item in items:
+        used, _ = vocabulary.describe(item) if isinstance(item, Case) else vocabulary.sampled(item)
+        lines.append(f"{item.id}  [rules: {', '.join(item.rules)}]  "
+                     f"[features: {', '.join(used) or '-'}]")
+    return lines
+
+
+def listed_count(items: Sequence[Any]) -> str:
+    """The line after ``--list``, in pytest's words: how many items were collected."""
+    from conformance._catalogue import Case
+
+    cases = sum(isinstance(i, Case) for i in items)
+    return (f"{len(items)} item(s) would run ({cases} cases, {len(items) - cases} properties); "
+            "nothing was run")

@@ -1,0 +1,159 @@
+"""Transcripts: the exact protocol exchange of one item, to replay without the suite.
+
+A connection with a `Transcript` hands it every request line it sends and
+every reply line it reads (a subprocess: the bytes on the pipes; an in-process
+engine: the lines a `serve`-based engine would have read and written).  The
+runner marks where each item begins and ends; the item's transcript is the
+hello exchange in force when it began (so it replays standalone in a fresh
+process) followed by the item's own lines.
+
+It is written as two JSON Lines files, line N of the one answering line N of
+the other, so replaying is a plain pipe::
+
+    ENGINE < ID.requests.jsonl | diff - ID.replies.jsonl    # nothing printed: the same
+
+A reply that never came (a timeout, a crash) is simply missing from the end
+of the replies file; the report says what happened.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import shlex
+import shutil
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from conformance._results import Result
+
+REQUESTS = ".requests.jsonl"
+REPLIES = ".replies.jsonl"
+
+
+@dataclasses.dataclass
+class Exchange:
+    """One item's transcript: the request lines, and the reply lines to them, in order."""
+
+    requests: list[bytes]
+    replies: list[bytes]
+
+
+class Transcript:
+    """The protocol lines one connection exchanges, kept per item (`begin`, `end`)."""
+
+    def __init__(self) -> None:
+        self._hello: list[bytes] = []     # the latest hello request and its reply
+        self._item: list[tuple[str, str, bytes]] | None = None   # (kind, cmd, line)
+        self._hello_then: list[bytes] = []
+        self._cmd = ""
+        self._seq = 0
+
+    def next_seq(self) -> int:
+        """A seq for a connection that numbers no requests of its own (in-process)."""
+        self._seq += 1
+        return self._seq
+
+    def sent(self, cmd: str, line: bytes) -> None:
+        self._cmd = cmd
+        if cmd == "hello":
+            self._hello = [line]
+        if self._item is not None:
+            self._item.append(("request", cmd, line))
+
+    def received(self, line: bytes) -> None:
+        if self._cmd == "hello" and len(self._hello) == 1:
+            self._hello.append(line)
+        if self._item is not None:
+            self._item.append(("reply", self._cmd, line))
+
+    def begin(self) -> None:
+        """An item starts: keep its lines from now on, and the hello it starts under."""
+        self._item = []
+        self._hello_then = list(self._hello)
+
+    def restart(self) -> None:
+        """Forget the item's lines so far (a property about to replay its counterexample:
+        the transcript is that one scenario, not every example Hypothesis tried)."""
+        if self._item is not None:
+            self.begin()
+
+    def end(self) -> Exchange | None:
+        """The item's exchange, or None when it sent the engine nothing (not run)."""
+        lines, self._item = self._item, None
+        if not lines:
+            return None
+        if lines[0][1] != "hello" and self._hello_then:   # (a process the item started
+            # says hello itself): the hello it began under, so it replays standalone
+            request, *reply = self._hello_then
+            lines = [("request", "hello", request), *(("reply", "hello", r) for r in reply),
+                     *lines]
+        return Exchange([line for kind, _, line in lines if kind == "request"],
+                        [line for kind, _, line in lines if kind == "reply"])
+
+
+@dataclasses.dataclass
+class TranscriptSink:
+    """Where the runner puts the transcripts of the items it runs: ``folder`` (a staging
+    folder, shared by every ``--jobs`` worker), every item's with ``every``, else
+    only those that failed or errored.  `place` moves them where they belong."""
+
+    folder: Path
+    every: bool = False
+
+    def keep(self, result: Result, exchange: Exchange | None) -> None:
+        if exchange is None or not (self.every or result.status in ("fail", "error")):
+            return
+        for suffix, lines in ((REQUESTS, exchange.requests), (REPLIES, exchange.replies)):
+            (self.folder / staged_name(result.id, suffix)).write_bytes(b"".join(lines))
+
+
+def staged_name(item_id: str, suffix: str) -> str:
+    """An item's file in the staging folder: any name that cannot clash will do."""
+    return hashlib.sha256(item_id.encode("utf-8")).hexdigest()[:32] + suffix
+
+
+def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | None,
+          every_to: Path | None, name: Callable[[str, str], str]) -> list[Path]:
+    """Copy the staged transcripts: failing items' into ``failing_to`` (the run's
+    ``counterexamples/``), every item's into ``every_to`` (``--transcript``), each
+    named ``name(id, suffix)`` (as its counterexample is: `report.safe_filename`).
+    ``every_to`` belongs to the run: what an earlier run left there is removed
+    first, as in ``counterexamples/``.  Returns the requests files written."""
+    if every_to is not None:
+        if every_to.is_dir():
+            for old in every_to.iterdir():
+                if old.is_file() and old.name.endswith((REQUESTS, REPLIES)):
+                    old.unlink()
+        every_to.mkdir(parents=True, exist_ok=True)
+    written = []
+    for result in results:
+        suffixes = (REQUESTS, REPLIES)
+        if not (staged / staged_name(result["id"], REQUESTS)).is_file():
+            continue
+        targets = [every_to] if every_to is not None else []
+        if failing_to is not None and result["status"] in ("fail", "error") and not (
+                every_to is not None and every_to.resolve() == failing_to.resolve()):
+            targets.append(failing_to)
+        for folder in targets:
+            folder.mkdir(parents=True, exist_ok=True)
+            for suffix in suffixes:
+                shutil.copyfile(staged / staged_name(result["id"], suffix),
+                                folder / name(result["id"], suffix))
+            written.append(folder / name(result["id"], REQUESTS))
+    return written
+
+
+def replay_hint(engine_spec: str, requests: Path) -> str:
+    """The one-line shell command that replays a transcript against the engine (for a
+    person to copy; every piece quoted)."""
+    replies = requests.with_name(requests.name.removesuffix(REQUESTS) + REPLIES)
+    tail = f"< {shlex.quote(str(requests))} | diff - {shlex.quote(str(replies))}"
+    kind, _, rest = engine_spec.partition(":")
+    if kind == "cmd":
+        return f"{shlex.join(shlex.split(rest))} {tail}"
+    if kind == "reference":   # the bundled engine's serve() wrapper (the hello names a mutant)
+        return f"python -m reference_engine.serve {tail}"
+    return f"<your engine behind conformance.serve()> {tail}"
