@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from conformance._version import __version__
 
 #: Public name -> the private module that defines it.
 _EXPORTS = {
@@ -30,6 +30,9 @@ _EXPORTS = {
     "ConformanceError": "_errors",
     "ExitCode": "_errors",
     "InvalidCatalogue": "_errors",
+    "UsageError": "_errors",
+    "certify": "_api",
+    "Report": "_report",
     "serve": "_protocol",
     "Mismatch": "_results",
     "Result": "_results",
@@ -51,15 +54,19 @@ __all__ = [
     "InvalidCatalogue",
     "Mismatch",
     "ProtocolViolation",
+    "Report",
     "Result",
     "Unsupported",
+    "UsageError",
     "__version__",
+    "certify",
     "serve",
     "vocabulary",
 ]
 
 if TYPE_CHECKING:
     from conformance import vocabulary
+    from conformance._api import certify
     from conformance._engine import (
         PROTOCOL_VERSION,
         AdapterRaised,
@@ -71,8 +78,15 @@ if TYPE_CHECKING:
         ProtocolViolation,
         Unsupported,
     )
-    from conformance._errors import CatalogueError, ConformanceError, ExitCode, InvalidCatalogue
+    from conformance._errors import (
+        CatalogueError,
+        ConformanceError,
+        ExitCode,
+        InvalidCatalogue,
+        UsageError,
+    )
     from conformance._protocol import serve
+    from conformance._report import Report
     from conformance._results import Mismatch, Result
 
 

@@ -14,12 +14,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import conformance
 from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue
 from conformance._engine import Connection
 from conformance._knownfail import KnownFailures, Pin, entry_digest
-from conformance._loading import load_engine
+from conformance._loading import InProcessEngine, load_engine
 from conformance._properties import Property
 from conformance._results import Result
 from conformance._runner import Runner, Selection
@@ -28,6 +27,7 @@ from conformance._settings import Profile
 from conformance._suite import Suite
 from conformance._transcript import TranscriptSink
 from conformance._verdict import filters_applied, item_counts, rule_status, verdict
+from conformance._version import __version__
 
 REPORT_FORMAT = "card-conformance-report/2"
 
@@ -51,6 +51,7 @@ class RunConfig:
     fail_under: float | None = None       # exit 1 below this percent of seed rules checked
     exitfirst: bool = False               # -x: stop at the first counted failure or error
     transcripts: TranscriptSink | None = None   # where each item's protocol exchange goes
+    engine: Any = None                    # an in-process engine object, instead of the spec's
 
 
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,
@@ -76,12 +77,16 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         on_start(catalogue)
     known = KnownFailures.read(config.known_failures) if config.known_failures else None
     timeout = config.timeout or config.profile.timeout
-    engine = load_engine(config.engine_spec, timeout=timeout, mutant=config.mutant,
-                         **config.engine_options)
+    engine = _connect(config, timeout)
     runner = Runner(catalogue, engine, config.engine_spec, config.profile, config.selection,
                     reference=lambda: load_engine("reference"), properties=suite.properties,
                     transcripts=config.transcripts)
     mutants = 0
+    if config.mutation and config.engine is not None:
+        from conformance._errors import UsageError
+
+        raise UsageError("mutation analysis starts the engine once per mutant: name it by "
+                         "its spec (e.g. 'python:pkg.mod:factory'), not as an object")
     if config.mutation:   # an engine that lists no mutants is a usage error, before the run
         from conformance._mutation import list_mutants
 
@@ -165,11 +170,16 @@ def _main_run(runner: Runner, config: RunConfig, timeout: float) -> Iterator[Res
         return
     from conformance._parallel import parallel_results
 
-    def make_engine() -> Connection:
-        return load_engine(config.engine_spec, timeout=timeout, mutant=config.mutant,
-                           **config.engine_options)
+    yield from parallel_results(runner, lambda: _connect(config, timeout), config.jobs)
 
-    yield from parallel_results(runner, make_engine, config.jobs)
+
+def _connect(config: RunConfig, timeout: float) -> Connection:
+    """The engine under test: the object given (in-process), else the spec's."""
+    if config.engine is not None:
+        engine = config.engine
+        return InProcessEngine(lambda: engine, config.engine_spec, config.mutant)
+    return load_engine(config.engine_spec, timeout=timeout, mutant=config.mutant,
+                       **config.engine_options)
 
 
 def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[str, Any],
@@ -187,7 +197,7 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
     return {
         "format": REPORT_FORMAT,
         "complete": complete,
-        "suite": {"name": "card-conformance", "version": conformance.__version__,
+        "suite": {"name": "card-conformance", "version": __version__,
                   "catalogue_digest": catalogue.digest},
         "engine": {"spec": config.engine_spec, **engine_info},
         "settings": {
@@ -247,7 +257,7 @@ def review_known(known: KnownFailures, config: RunConfig, suite: Suite,
 def _review_pin(known: KnownFailures, config: RunConfig,
                 suite: Suite) -> list[dict[str, str]]:
     everything: list[Case | Property] = [*suite.catalogue.cases, *suite.properties]
-    now = Pin(suite.catalogue.digest, conformance.__version__,
+    now = Pin(suite.catalogue.digest, __version__,
               {item.id: entry_digest(item.id, item.rules) for item in everything})
     if not config.update_known_failures:
         return [{"kind": "known-failures", "message": m} for m in known.pin_warnings(now)]

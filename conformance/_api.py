@@ -1,0 +1,55 @@
+"""`conformance.certify`: one certification from Python, as ``conformance certify`` runs it.
+
+The CLI, the pytest plugin and mutation analysis all go through the same
+runner (`conformance._certify`); this is its front for a Python caller: an
+engine (a spec string, or an engine object in this process), the usual
+options as keywords, and a typed `Report` back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from conformance._report import Report
+
+
+def certify(engine: Any, *, rulesets: Sequence[str] | None = None,
+            profile: str | None = None, cases: str | Path | None = None,
+            select: Sequence[str] = (), rules: Sequence[str] = (),
+            properties: bool = True, mutation: bool = False, jobs: int = 1,
+            known_failures: str | Path | None = None, seed: int | None = None,
+            timeout: float | None = None, strict_readings: bool = False,
+            out: str | Path | None = None) -> Report:
+    """Certify ``engine`` and return its report (written to ``out`` as well, when given).
+
+    ``engine`` is an ``--engine`` spec (``"reference"``, ``"python:pkg.mod:factory"``,
+    ``"cmd:./my-engine"``) or an object implementing `conformance.Engine`, run in
+    this process.  The keywords are the CLI's options of the same names
+    (docs/cli.md); ``profile`` defaults as there (``ci`` when ``CI`` is set).
+    Mutation analysis (``mutation=True``) starts the engine once per mutant, so it
+    needs a spec.  Bad options raise `conformance.UsageError`; an invalid
+    catalogue raises `conformance.InvalidCatalogue`; the engine's faults are
+    results in the report, never exceptions.
+    """
+    from conformance._certify import RunConfig
+    from conformance._certify import certify as run
+    from conformance._runner import Selection
+    from conformance._settings import get_profile
+
+    chosen = get_profile(profile)
+    if seed is not None:
+        chosen = dataclasses.replace(chosen, seed=seed)
+    spec = engine if isinstance(engine, str) else f"python:{type(engine).__qualname__}"
+    config = RunConfig(
+        engine_spec=spec, engine=None if isinstance(engine, str) else engine, profile=chosen,
+        selection=Selection(rulesets=list(rulesets) if rulesets else None, select=list(select),
+                            rules=list(rules), properties=properties),
+        cases_root=Path(cases) if cases is not None else None, known_failures=known_failures,
+        timeout=timeout, strict_readings=strict_readings, mutation=mutation, jobs=jobs)
+    report = Report(run(config))
+    if out is not None:
+        report.write(out)
+    return report

@@ -1,0 +1,120 @@
+"""`Report`: a certification's report.json as a typed object, and its merge.
+
+The report dict is the source of truth (every format is rendered from it and
+report.json is its serialisation, checked against schemas/report.json); this
+type is how a Python caller reads it without knowing its keys: the verdict,
+the results as `Result` objects, the rule rows, the mutation score.  `merge`
+is the shards' union that ``conformance merge`` writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from conformance._results import Mismatch, Result
+
+
+@dataclasses.dataclass(frozen=True)
+class Report:
+    """One run's report: what ``conformance certify`` writes as report.json."""
+
+    data: dict[str, Any]
+
+    @classmethod
+    def read(cls, path: str | Path) -> Report:
+        """A report.json, checked against the report schema (`InvalidReport` if not one)."""
+        from conformance.report import validate_report
+
+        data = json.loads(Path(path).read_text("utf-8"))
+        validate_report(data)
+        return cls(data)
+
+    @classmethod
+    def merge(cls, reports: Iterable[Report]) -> Report:
+        """The reports of ``--shard`` runs of one engine as one: results are the union,
+        and the summary, rule statuses and verdict are computed again from them."""
+        from conformance._certify import merge_reports
+
+        return cls(merge_reports([r.data for r in reports]))
+
+    # -- the verdict ------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        """``pass``, ``partial``, ``fail``, ``error``, ``not certified`` or ``no verdict``."""
+        status: str = self.data["verdict"]["status"]
+        return status
+
+    @property
+    def exit_code(self) -> int:
+        """What ``conformance certify`` exits with for this report (docs/cli.md)."""
+        code: int = self.data["verdict"]["exit_code"]
+        return code
+
+    @property
+    def passed(self) -> bool:
+        """Whether the engine certified: it ran, and followed every seed rule it claims."""
+        return self.status == "pass"
+
+    @property
+    def complete(self) -> bool:
+        """False for a run that was interrupted or stopped early (the report is partial)."""
+        complete: bool = self.data["complete"]
+        return complete
+
+    # -- what ran -----------------------------------------------------------------------
+
+    @property
+    def engine(self) -> dict[str, Any]:
+        """The engine's hello, plus the spec that started it."""
+        engine: dict[str, Any] = self.data["engine"]
+        return engine
+
+    @property
+    def results(self) -> list[Result]:
+        """One result per case and property, in catalogue order."""
+        return [Result(**{**r, "mismatches": [Mismatch(**m) for m in r["mismatches"]]})
+                for r in self.data["results"]]
+
+    def result(self, item_id: str) -> Result:
+        """The result of one case or property; KeyError when it did not run."""
+        for r in self.results:
+            if r.id == item_id:
+                return r
+        raise KeyError(item_id)
+
+    @property
+    def failures(self) -> list[Result]:
+        """The results that failed or errored, whether or not the verdict counts them."""
+        return [r for r in self.results if r.status in ("fail", "error")]
+
+    @property
+    def rules(self) -> list[dict[str, Any]]:
+        """The rule rows: each rule's status, the items and mutants that cover it."""
+        rules: list[dict[str, Any]] = self.data["rules"]
+        return rules
+
+    @property
+    def mutation_score(self) -> float | None:
+        """Killed mutants / all mutants; None when the run did no mutation analysis."""
+        mutation = self.data["mutation"]
+        return None if mutation is None else float(mutation["score"])
+
+    # -- writing ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The report dict, as report.json holds it."""
+        return self.data
+
+    def write(self, out: str | Path) -> list[Path]:
+        """Every format (report.json, report.md, junit.xml, report.html, badge.json) and
+        each failed property's counterexample, into ``out``; the files written."""
+        from conformance.report import write_counterexamples, write_reports
+
+        folder = Path(out)
+        written = list(write_reports(self.data, folder).values())
+        return written + write_counterexamples(self.data, folder)

@@ -1,0 +1,79 @@
+"""The public API: `conformance.certify` returns a typed `Report`, as the CLI's run.
+
+What a Python caller (a CI script, a notebook, an engine's own test suite)
+uses instead of parsing report.json: the verdict, the results as `Result`s,
+the rule rows, the mutation score, writing every format, and merging shards.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import toy
+
+import conformance
+from conformance import Report, Result
+
+
+@pytest.fixture
+def cases(tmp_path: Path) -> Path:
+    return toy.write_catalogue(tmp_path / "cases")
+
+
+def test_certify_an_engine_object_and_read_its_verdict(cases: Path) -> None:
+    report = conformance.certify(toy.WrongEngine(), cases=cases, profile="quick")
+    assert isinstance(report, Report)
+    assert (report.status, report.passed, report.exit_code, report.complete) == \
+        ("fail", False, conformance.ExitCode.FAILURES, True)
+    assert [r.id for r in report.failures] == ["toy/add/two-plus-three"]
+    failed = report.result("toy/add/two-plus-three")
+    assert isinstance(failed, Result) and failed.mismatches[0].path.startswith("step 1")
+    assert report.result("toy/negative/rejected").status == "pass"
+    assert report.mutation_score is None
+    with pytest.raises(KeyError):
+        report.result("toy/no-such-item")
+
+
+def test_certify_a_spec_writes_what_the_cli_writes(cases: Path, tmp_path: Path) -> None:
+    report = conformance.certify("python:toy:ToyEngine", cases=cases, profile="quick",
+                                 out=tmp_path / "out")
+    # toy/R-3 has no case: every rule checked is followed, but not every rule was checked
+    assert (report.status, report.passed, report.exit_code) == ("partial", False, 0)
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["badge.json", "junit.xml", "report.html", "report.json", "report.md"]
+    again = Report.read(tmp_path / "out" / "report.json")
+    assert again.to_json() == report.to_json()
+    assert [r.id for r in again.results] == [r.id for r in report.results]
+
+
+def test_merged_shards_are_the_unsharded_report(cases: Path) -> None:
+    from conformance._certify import RunConfig
+    from conformance._certify import certify as run
+    from conformance._runner import Selection
+    from conformance._settings import get_profile
+
+    def shard(i: int | None) -> Report:
+        selection = Selection(shard=(i, 2) if i else None)
+        return Report(run(RunConfig(engine_spec="python:toy:WrongEngine", cases_root=cases,
+                                    profile=get_profile("quick"), selection=selection)))
+
+    merged, whole = Report.merge([shard(1), shard(2)]), shard(None)
+    assert [(r.id, r.status) for r in merged.results] == \
+        [(r.id, r.status) for r in whole.results]
+    assert merged.status == whole.status and merged.rules == whole.rules
+
+
+def test_mutation_needs_a_spec_not_an_object(cases: Path) -> None:
+    with pytest.raises(conformance.UsageError, match="once per mutant"):
+        conformance.certify(toy.ToyEngine(), cases=cases, mutation=True)
+
+
+def test_the_report_is_what_report_json_holds(cases: Path, tmp_path: Path) -> None:
+    report = conformance.certify("python:toy:ToyEngine", cases=cases, profile="quick",
+                                 out=tmp_path)
+    on_disk = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert on_disk == report.to_json()
+    assert report.engine["spec"] == "python:toy:ToyEngine"
+    assert {row["id"] for row in report.rules} >= {"toy/R-1", "toy/R-2"}
