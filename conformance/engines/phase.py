@@ -119,6 +119,7 @@ class PhaseEngine:
         self.stack_ids: dict[int, str] = {}     # stack entry id -> the `as` of an activation
         self.ability_of: dict[str, str] = {}
         self.effects = 0                        # instants made for `apply` so far
+        self.step = "PreCombatMain"              # the case's step (setup `phase`)
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -147,9 +148,6 @@ class PhaseEngine:
                 raise Unsupported(f"setup/{player} keys {sorted(set(side) - PLAYER_KEYS)}")
             for zone in ("library", "hand", "battlefield", "graveyard", "exile", "command"):
                 for obj in side.get(zone, []):
-                    if obj.get("face_down"):
-                        raise Unsupported("a face-down object is not mapped (phase.rs has "
-                                          "face-down objects, the adapter does not build one)")
                     name, card = self._card(obj)
                     cards[name] = card
                     decks[player].append(name)
@@ -184,6 +182,8 @@ class PhaseEngine:
         first, as (protected player or card id, SHIELD)."""
         found = []
         for rep in st.get("pending_damage_replacements") or []:
+            if rep.get("is_consumed"):      # used up: phase.rs keeps it, marked, until cleanup
+                continue
             prevention = (rep.get("shield_kind") or {}).get("Prevention")
             if prevention is None:
                 continue
@@ -303,6 +303,7 @@ class PhaseEngine:
             obj = st["objects"][str(oid)]
             obj["zone"] = PHASE_ZONE[zone]
             obj["damage_marked"] = raw.get("damage", 0)
+            obj["face_down"] = bool(raw.get("face_down"))   # e.g. a hidden agenda (Conspiracy)
             if zone == "battlefield":
                 controller = SEATS[raw.get("controller", player)]
                 obj["controller"] = obj["base_controller"] = controller
@@ -333,7 +334,7 @@ class PhaseEngine:
         step = STEPS.get(setup.get("phase", "main"))
         if step is None:
             raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped")
-        st["phase"] = step
+        st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
         self.game = self.engine.load_game(state)
@@ -352,8 +353,7 @@ class PhaseEngine:
         if "apply" in action:
             return self._apply(action["apply"])
         if "move" in action:
-            raise Unsupported("`move` (a card changes zones by fiat) has no phase.rs game "
-                              "action; the adapter does not edit zones mid-game [harness]")
+            return self._move(action)
         raise Unsupported(f"action {sorted(action)} is not mapped")
 
     def _seat(self, who: str) -> int:
@@ -435,13 +435,120 @@ class PhaseEngine:
 
     def _damage(self, damage: dict[str, Any]) -> list[dict[str, Any]]:
         if damage.get("combat"):
-            raise Unsupported("combat damage by fiat: the adapter does not declare attackers "
-                              "and play the combat damage step yet [not mapped]")
+            return self._combat(damage)
         source = damage["source"]
         to = damage["to"]
         text = f"{{0}}: ~ deals {damage['amount']} damage to any target."
-        return self._effect_of(self._oid(source), self._controller(source), text,
+        obj = self.game.object(self._oid(source))
+        where = ZONE_WORDS.get(obj["zone"])
+        if where is None:
+            by = self._controller(source)
+        else:
+            # a card's ability that works where the card is (CR 113.6k: an ability that says
+            # it is activated from a zone other than the battlefield works there); its owner
+            # activates it
+            text += f" Activate only if ~ is {where}."
+            by = PLAYERS[obj["owner"]]
+        return self._effect_of(self._oid(source), by, text,
                                {"targets": [to]}, keep=frozenset({"damage", "prevented"}))
+
+    def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """`move` of a permanent to its owner's graveyard as a real game does it: its
+        controller sacrifices it (an ability ``{0}: Sacrifice ~.`` on it, activated and
+        resolved).  Other moves have no one real action and are not mapped."""
+        cid, zone = action["move"], action["to"]
+        oid = self._oid(cid)
+        obj = self.game.object(oid)
+        if obj["zone"] != "Battlefield" or zone != "graveyard":
+            raise Unsupported(f"`move` from {ZONE_OF.get(obj['zone'], obj['zone'])} to "
+                              f"{zone}: only a permanent put into its graveyard (a "
+                              "sacrifice) is mapped [not-mapped]")
+        return self._effect_of(oid, PLAYERS[obj["controller"]], "{0}: Sacrifice ~.", {},
+                               keep=frozenset({"moved"}))
+
+    def _combat(self, damage: dict[str, Any]) -> list[dict[str, Any]]:
+        """Combat damage as a real game deals it: the source's controller becomes the
+        active player at the beginning of combat, declares the source as an attacker of
+        the damaged player (or of the player controlling the damaged creature, which then
+        blocks it), and both players pass priority through to the combat-damage step.
+        Afterwards the game is put back at the case's step with p1 active (the vocabulary
+        has one active player; docs/engines/phase.md)."""
+        source, to, amount = damage["source"], damage["to"], damage["amount"]
+        oid = self._oid(source)
+        st = self.game.state()["state"]
+        obj = st["objects"][str(oid)]
+        if obj["zone"] != "Battlefield" or "Creature" not in obj["card_types"]["core_types"]:
+            raise _Rejected(f"{source} is not a creature on the battlefield: it cannot "
+                            "attack, so it deals no combat damage")
+        if st["stack"]:
+            raise Unsupported("combat damage with a non-empty stack: combat would resolve "
+                              "the stack first [not-mapped]")
+        if obj.get("power") != amount:
+            raise Unsupported(f"combat damage of {amount} from {source} with power "
+                              f"{obj.get('power')}: a real combat deals its power "
+                              "[impossible]")
+        attacker = obj["controller"]
+        if to in SEATS:
+            defender, blocker = SEATS[to], None
+        else:
+            blocker = self._oid(to)
+            defender = st["objects"][str(blocker)]["controller"]
+        if defender == attacker:
+            raise Unsupported(f"combat damage from {source} to its own controller's side: "
+                              "no real combat has it [impossible]")
+        if obj.get("summoning_sick") or obj.get("has_summoning_sickness"):
+            raise Unsupported(f"{source} came under its controller's control this turn and "
+                              "cannot attack (CR 302.6) [impossible]")
+        tapped = obj.get("tapped", False)
+        events = self._play_combat(attacker, defender, oid, blocker)
+        # back to the case's step: p1 active, nothing in combat, the attacker as it was
+        state = self.game.state()
+        st = state["state"]
+        st["phase"], st["combat"] = self.step, None
+        st["active_player"] = st["priority_player"] = 0
+        st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
+        attacked = st["objects"].get(str(oid))
+        if attacked is not None:
+            attacked["tapped"] = tapped
+        self.game = self.engine.load_game(state)
+        out = [e for e in self._events(events) if e["type"] in ("damage", "prevented")]
+        # phase.rs 0.103.0 reports a combat-damage prevention by a chosen-source shield
+        # with source_id 0; in this combat the declared attacker is the one source of damage
+        # to the attacked side, and the blocker the one source of damage to the attacker
+        blocker_id = self.names.get(blocker) if blocker is not None else None
+        for e in out:
+            if e["type"] == "prevented" and e["source"] == 0:
+                e["source"] = blocker_id if e["to"] == source else source
+        return out
+
+    def _play_combat(self, attacker: int, defender: int, oid: int,
+                     blocker: int | None) -> list[dict[str, Any]]:
+        state = self.game.state()
+        st = state["state"]
+        st["phase"] = "BeginCombat"
+        st["active_player"] = st["priority_player"] = attacker
+        st["waiting_for"] = {"type": "Priority", "data": {"player": attacker}}
+        self.game = self.engine.load_game(state)
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_PASSES):
+            waiting = self.game.waiting_for()
+            kind = waiting["type"]
+            if kind == "Priority":
+                if self.game.phase in ("EndCombat", "PostCombatMain"):
+                    return events
+                events += self._apply_raw(self.game.priority_player(), PASS)
+            elif kind == "DeclareAttackers":
+                attack = {"type": "DeclareAttackers", "data": {
+                    "attacks": [[oid, {"type": "Player", "data": defender}]], "bands": []}}
+                events += self._apply_raw(attacker, attack)
+            elif kind == "DeclareBlockers":
+                blocks = [[blocker, oid]] if blocker is not None else []
+                events += self._apply_raw(defender, {"type": "DeclareBlockers",
+                                                     "data": {"assignments": blocks}})
+            else:
+                raise Unsupported(f"phase.rs prompt {kind} in combat is not mapped "
+                                  "[not-mapped]")
+        raise Unsupported("phase.rs did not finish the combat [not-mapped]")
 
     def _apply(self, apply: dict[str, Any]) -> list[dict[str, Any]]:
         by = apply.get("by", "p1")
@@ -475,6 +582,11 @@ class PhaseEngine:
         card = oracle.card({"id": "x", "name": obj["name"], "types": ["artifact"]}, (text,))
         face = _checked_face(card)
         ability = copy.deepcopy(face["abilities"][-1])
+        if obj["zone"] != "Battlefield":
+            # phase.rs reads "Activate only if ~ is in <zone>" as a condition only; the zone
+            # an ability is activated from is its `activation_zone` (as for "Return ~ from
+            # your graveyard to the battlefield")
+            ability["activation_zone"] = obj["zone"]
         obj.setdefault("abilities", []).append(ability)
         obj.setdefault("base_abilities", []).append(copy.deepcopy(ability))
         self.game = self.engine.load_game(state)
@@ -571,6 +683,14 @@ class PhaseEngine:
                     raise _Rejected(f"phase.rs does not offer {context.get('choose')} as the "
                                     f"source of your choice (options {data.get('options')})")
                 events += self._apply_raw(who, pick[0])
+            elif kind == "DiscardChoice":           # the vocabulary: from the front of the hand
+                hand = self.game.state()["state"]["players"][who]["hand"]
+                front = sorted(data["cards"], key=hand.index)[:data["count"]]
+                pick = [a for a in actions if a.kind == "SelectCards"
+                        and sorted(a.data["cards"]) == sorted(front)]
+                if not pick:
+                    raise Unsupported(f"phase.rs offers no discard of {front} [not-mapped]")
+                events += self._apply_raw(who, pick[0])
             else:
                 raise Unsupported(f"phase.rs prompt {kind} is not mapped "
                                   f"({[a.kind for a in actions][:4]})")
@@ -649,6 +769,9 @@ class PhaseEngine:
 
 
 PASS = {"type": "PassPriority", "data": None}
+#: Zones a card's own ability can be activated from, as Oracle text says so.
+ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in your hand",
+              "Command": "in the command zone"}
 #: What an `apply` reports: what its text did, not the adapter's ability that carried it.
 EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
 
