@@ -481,7 +481,7 @@ class _Progress:
 
 def _print_outcome(report: dict[str, Any]) -> None:
     """The terminal summary: the verdict first, each failure once, then the counts."""
-    from conformance._verdict import skip_reasons
+    from conformance._verdict import skip_kinds, skip_reasons
     from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
     verdict = report["verdict"]
@@ -517,6 +517,8 @@ def _print_outcome(report: dict[str, Any]) -> None:
               f"of {len(reasons)}):")
         for reason, ids in reasons[:TOP_SKIP_REASONS]:
             print(f"  {len(ids):4}  {reason[:160]}")
+        print("skipped, by kind: " + ", ".join(
+            f"{n} {kind}" for kind, n in skip_kinds(report["results"])))
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {problem['message']}")

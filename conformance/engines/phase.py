@@ -102,7 +102,8 @@ def _mana(cost: Any) -> dict[str, int]:
     for shard in cost.get("shards", []):
         t = SHARD.get(shard)
         if t is None:
-            raise Unsupported(f"phase.rs mana shard {shard!r} has no vocabulary type")
+            raise Unsupported(f"phase.rs mana shard {shard!r} has no vocabulary type",
+                              kind="not-mapped")
         found[t] = found.get(t, 0) + 1
     return found
 
@@ -133,10 +134,12 @@ class PhaseEngine:
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         if ruleset != "mtg":
-            raise Unsupported(f"phase.rs plays Magic only, not {ruleset!r}")
+            raise Unsupported(f"phase.rs plays Magic only, not {ruleset!r}",
+                              kind="engine-gap")
         unknown = set(setup) - SETUP_KEYS
         if unknown:
-            raise Unsupported(f"setup keys {sorted(unknown)} are not mapped")
+            raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
+                              kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
         self.setup_objects = {}
         placed: list[tuple[str, str, dict[str, Any]]] = []
@@ -145,7 +148,8 @@ class PhaseEngine:
         for player in PLAYERS:
             side = setup.get(player) or {}
             if set(side) - PLAYER_KEYS:
-                raise Unsupported(f"setup/{player} keys {sorted(set(side) - PLAYER_KEYS)}")
+                raise Unsupported(f"setup/{player} keys {sorted(set(side) - PLAYER_KEYS)}",
+                                  kind="not-mapped")
             for zone in ("library", "hand", "battlefield", "graveyard", "exile", "command"):
                 for obj in side.get(zone, []):
                     name, card = self._card(obj)
@@ -272,11 +276,13 @@ class PhaseEngine:
                                else dict(obj, name=f"Conformance {obj['id'].upper()}"))
         except (oracle.NotRenderable, KeyError) as exc:
             raise Unsupported(f"{obj['id']}: the card language cannot write it: "
-                              f"{exc}") from exc
+                              f"{exc}",
+                              kind="not-mapped") from exc
         problems = _parse_problems(_face(json.dumps(card, sort_keys=True)))
         if problems:
             raise Unsupported(f"phase.rs's Oracle parser does not implement "
-                              f"{obj['id']}'s text: {problems[0]!r}")
+                              f"{obj['id']}'s text: {problems[0]!r}",
+                              kind="engine-gap")
         return card["name"], card
 
     def _build_board(self, state: dict[str, Any], setup: dict[str, Any],
@@ -333,7 +339,8 @@ class PhaseEngine:
         st["next_pip_id"] = pip
         step = STEPS.get(setup.get("phase", "main"))
         if step is None:
-            raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped")
+            raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped",
+                              kind="not-mapped")
         st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
@@ -354,11 +361,13 @@ class PhaseEngine:
             return self._apply(action["apply"])
         if "move" in action:
             return self._move(action)
-        raise Unsupported(f"action {sorted(action)} is not mapped")
+        raise Unsupported(f"action {sorted(action)} is not mapped",
+                          kind="not-mapped")
 
     def _seat(self, who: str) -> int:
         if who not in SEATS:
-            raise Unsupported(f"player {who!r}")
+            raise Unsupported(f"player {who!r}",
+                              kind="not-mapped")
         return SEATS[who]
 
     def _oid(self, cid: str) -> int:
@@ -428,7 +437,8 @@ class PhaseEngine:
             events += self._settle(self.game.priority_player(), self.resolving)
             if any(e["type"] == "StackResolved" for e in events[before:]):
                 return self._events(events)
-        raise Unsupported("phase.rs did not resolve the top of the stack")
+        raise Unsupported("phase.rs did not resolve the top of the stack",
+                          kind="engine-gap")
 
     #: what the next resolution answers its prompts from (the action that made it)
     resolving: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance, never mutated
@@ -462,7 +472,8 @@ class PhaseEngine:
         if obj["zone"] != "Battlefield" or zone != "graveyard":
             raise Unsupported(f"`move` from {ZONE_OF.get(obj['zone'], obj['zone'])} to "
                               f"{zone}: only a permanent put into its graveyard (a "
-                              "sacrifice) is mapped [not-mapped]")
+                              "sacrifice) is mapped",
+                              kind="not-mapped")
         return self._effect_of(oid, PLAYERS[obj["controller"]], "{0}: Sacrifice ~.", {},
                                keep=frozenset({"moved"}))
 
@@ -482,11 +493,12 @@ class PhaseEngine:
                             "attack, so it deals no combat damage")
         if st["stack"]:
             raise Unsupported("combat damage with a non-empty stack: combat would resolve "
-                              "the stack first [not-mapped]")
+                              "the stack first",
+                              kind="not-mapped")
         if obj.get("power") != amount:
             raise Unsupported(f"combat damage of {amount} from {source} with power "
-                              f"{obj.get('power')}: a real combat deals its power "
-                              "[impossible]")
+                              f"{obj.get('power')}: a real combat deals its power",
+                              kind="impossible")
         attacker = obj["controller"]
         if to in SEATS:
             defender, blocker = SEATS[to], None
@@ -495,10 +507,12 @@ class PhaseEngine:
             defender = st["objects"][str(blocker)]["controller"]
         if defender == attacker:
             raise Unsupported(f"combat damage from {source} to its own controller's side: "
-                              "no real combat has it [impossible]")
+                              "no real combat has it",
+                              kind="impossible")
         if obj.get("summoning_sick") or obj.get("has_summoning_sickness"):
             raise Unsupported(f"{source} came under its controller's control this turn and "
-                              "cannot attack (CR 302.6) [impossible]")
+                              "cannot attack (CR 302.6)",
+                              kind="impossible")
         tapped = obj.get("tapped", False)
         events = self._play_combat(attacker, defender, oid, blocker)
         # back to the case's step: p1 active, nothing in combat, the attacker as it was
@@ -546,23 +560,26 @@ class PhaseEngine:
                 events += self._apply_raw(defender, {"type": "DeclareBlockers",
                                                      "data": {"assignments": blocks}})
             else:
-                raise Unsupported(f"phase.rs prompt {kind} in combat is not mapped "
-                                  "[not-mapped]")
-        raise Unsupported("phase.rs did not finish the combat [not-mapped]")
+                raise Unsupported(f"phase.rs prompt {kind} in combat is not mapped",
+                                  kind="not-mapped")
+        raise Unsupported("phase.rs did not finish the combat",
+                          kind="not-mapped")
 
     def _apply(self, apply: dict[str, Any]) -> list[dict[str, Any]]:
         by = apply.get("by", "p1")
         try:
             text = oracle.effect_text(apply["effect"], "~")
         except oracle.NotRenderable as exc:
-            raise Unsupported(f"the card language cannot write this effect: {exc}") from exc
+            raise Unsupported(f"the card language cannot write this effect: {exc}",
+                              kind="not-mapped") from exc
         context = {"targets": _targets(apply["effect"]), "choose": _chosen(apply["effect"])}
         source = apply.get("source")
         if source is None:
             return self._cast_effect(by, text, context)
         if self._controller(source) != by:
             raise Unsupported(f"an effect of {source} controlled by {by}, who does not "
-                              "control it: no real game action makes one [impossible]")
+                              "control it: no real game action makes one",
+                              kind="impossible")
         return self._effect_of(self._oid(source), by, "{0}: " + text, context, keep=EFFECT_EVENTS)
 
     def _controller(self, cid: str) -> str:
@@ -570,7 +587,8 @@ class PhaseEngine:
         if obj["zone"] != "Battlefield":
             raise Unsupported(f"{cid} is in {ZONE_OF.get(obj['zone'], obj['zone'])}: only a "
                               "permanent's ability can deal damage or make an effect in a "
-                              "real game [impossible]")
+                              "real game",
+                              kind="impossible")
         return PLAYERS[obj["controller"]]
 
     def _effect_of(self, oid: int, by: str, text: str, context: dict[str, Any],
@@ -596,7 +614,11 @@ class PhaseEngine:
         offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
                    and a.data.get("source_id") == oid]
         if not offered:
-            raise Unsupported(f"phase.rs offers no activation of the effect on {oid}")
+            zone = ZONE_OF.get(obj["zone"], obj["zone"])
+            raise Unsupported(f"phase.rs offers no activation of an ability of "
+                              f"{self._name(oid)} in {zone} (an ability of a card in that "
+                              "zone, as Greater Gargadon's works in exile)",
+                              kind="engine-gap")
         events += self._apply_raw(seat, offered[-1])
         events += self._settle(seat, context)
         self.resolving = context
@@ -620,7 +642,8 @@ class PhaseEngine:
             events += self._settle(self.game.priority_player(), self.resolving)
             if any(e["type"] == "StackResolved" for e in events[before:]):
                 return events
-        raise Unsupported("phase.rs did not resolve the effect")
+        raise Unsupported("phase.rs did not resolve the effect",
+                          kind="engine-gap")
 
     def _cast_effect(self, by: str, text: str, context: dict[str, Any]) -> list[dict[str, Any]]:
         """An effect of no object as a real game has it: the ability ``{0}: text`` of an
@@ -689,18 +712,22 @@ class PhaseEngine:
                 pick = [a for a in actions if a.kind == "SelectCards"
                         and sorted(a.data["cards"]) == sorted(front)]
                 if not pick:
-                    raise Unsupported(f"phase.rs offers no discard of {front} [not-mapped]")
+                    raise Unsupported(f"phase.rs offers no discard of {front}",
+                                      kind="not-mapped")
                 events += self._apply_raw(who, pick[0])
             else:
                 raise Unsupported(f"phase.rs prompt {kind} is not mapped "
-                                  f"({[a.kind for a in actions][:4]})")
-        raise Unsupported("phase.rs kept prompting")
+                                  f"({[a.kind for a in actions][:4]})",
+                                  kind="not-mapped")
+        raise Unsupported("phase.rs kept prompting",
+                          kind="not-mapped")
 
     def _target(self, want: Any) -> Any:
         if want in SEATS:
             return {"Player": SEATS[want]}
         if want is None:
-            raise Unsupported("phase.rs asks for a target the action does not name")
+            raise Unsupported("phase.rs asks for a target the action does not name",
+                              kind="not-mapped")
         return {"Object": self._oid(want)}
 
     def _pool(self, seat: int) -> dict[str, int]:
@@ -784,7 +811,8 @@ def _checked_face(card: dict[str, Any]) -> Any:
     face = _face(json.dumps(card, sort_keys=True))
     problems = _parse_problems(face)
     if problems:
-        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}")
+        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}",
+                          kind="engine-gap")
     return face
 
 
@@ -854,6 +882,7 @@ def _advance_to_main(game: Any) -> None:
             game.apply(seat, keep)
         else:
             game.apply(game.priority_player(), actions[0])
-    raise Unsupported("phase.rs did not reach the first main phase")
+    raise Unsupported("phase.rs did not reach the first main phase",
+                      kind="engine-gap")
 
 
