@@ -89,6 +89,17 @@ def _parse_problems(face: Any) -> list[str]:
     return found
 
 
+@cache
+def _carrier(name: str) -> str:
+    """phase.rs's object for an enchantment of that name (as JSON, for a fresh copy each
+    time): the carrier of an effect with no source (`PhaseEngine._cast_effect`)."""
+    card = oracle.card({"id": "e", "name": name, "types": ["enchantment"]})
+    _checked_face(card)
+    factory = _engine_for({name: card}).new_game([name], [name], seed=1, first_player=0)
+    return json.dumps(next(o for o in factory.state()["state"]["objects"].values()
+                           if o["name"] == name and o["owner"] == 0))
+
+
 def _engine_for(cards: dict[str, dict[str, Any]]) -> Any:
     faces = {name.lower(): _face(json.dumps(c, sort_keys=True)) for name, c in cards.items()}
     return phase.Engine.from_json(json.dumps(faces))
@@ -141,6 +152,7 @@ class PhaseEngine:
             raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
                               kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
+        self.effects = 0    # carrier names repeat from game to game: their objects are cached
         self.setup_objects = {}
         placed: list[tuple[str, str, dict[str, Any]]] = []
         cards: dict[str, dict[str, Any]] = {}
@@ -592,10 +604,13 @@ class PhaseEngine:
         return PLAYERS[obj["controller"]]
 
     def _effect_of(self, oid: int, by: str, text: str, context: dict[str, Any],
-                   keep: frozenset[str] | None = None) -> list[dict[str, Any]]:
+                   keep: frozenset[str] | None = None, state: dict[str, Any] | None = None,
+                   carrier: bool = False) -> list[dict[str, Any]]:
         """A harness step as an ability ``{0}: text`` of its source, activated by its
-        controller and resolved: phase.rs's rules decide what the text does."""
-        state = self.game.state()
+        controller and resolved: phase.rs's rules decide what the text does.  ``state``:
+        the game's state already being edited (one load instead of two); ``carrier``: the
+        source is the adapter's own object, so the ability need not be taken off again."""
+        state = state or self.game.state()
         obj = state["state"]["objects"][str(oid)]
         card = oracle.card({"id": "x", "name": obj["name"], "types": ["artifact"]}, (text,))
         face = _checked_face(card)
@@ -623,6 +638,8 @@ class PhaseEngine:
         events += self._settle(seat, context)
         self.resolving = context
         events += self._resolve_now()
+        if carrier:
+            return [e for e in self._events(events) if keep is None or e["type"] in keep]
         # the ability was the adapter's way in: it goes again (the board is as before)
         state = self.game.state()
         obj = state["state"]["objects"][str(oid)]
@@ -653,11 +670,7 @@ class PhaseEngine:
         seat = SEATS[by]
         self.effects += 1
         name = f"Conformance Effect {self.effects}"
-        card = oracle.card({"id": "e", "name": name, "types": ["enchantment"]})
-        _checked_face(card)
-        factory = _engine_for({name: card}).new_game([name], [name], seed=1, first_player=0)
-        made = next(o for o in factory.state()["state"]["objects"].values()
-                    if o["name"] == name and o["owner"] == 0)
+        made = json.loads(_carrier(name))
         state = self.game.state()
         st = state["state"]
         oid = st["next_object_id"]
@@ -666,8 +679,8 @@ class PhaseEngine:
                                        controller=seat, base_controller=seat,
                                        zone="Battlefield", entered_battlefield_turn=0)
         st["battlefield"].append(oid)
-        self.game = self.engine.load_game(state)
-        return self._effect_of(oid, by, "{0}: " + text, context, keep=EFFECT_EVENTS)
+        return self._effect_of(oid, by, "{0}: " + text, context, keep=EFFECT_EVENTS,
+                               state=state, carrier=True)
 
     # -- prompts ------------------------------------------------------------------------------
 
