@@ -595,7 +595,7 @@ class _Progress:
 def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
     """The terminal summary: the verdict first, each failure once, then the counts
     (after the ``durations`` slowest items, when asked)."""
-    from conformance._verdict import skip_reasons
+    from conformance._verdict import skip_kinds, skip_reasons
     from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
     verdict = report["verdict"]
@@ -631,6 +631,8 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
               f"of {len(reasons)}):")
         for reason, ids in reasons[:TOP_SKIP_REASONS]:
             print(f"  {len(ids):4}  {reason[:160]}")
+        print("skipped, by kind: " + ", ".join(
+            f"{n} {kind}" for kind, n in skip_kinds(report["results"])))
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {problem['message']}")

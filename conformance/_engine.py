@@ -132,15 +132,24 @@ class _Stopped(ConformanceError):
         self.played, self.step = [], None
 
 
+#: Why an engine skips (docs/protocol.md "Skipped, and why"): its rules lack it, no real
+#: game can produce the situation, or its adapter does not translate it yet.
+UNSUPPORTED_KINDS = ("engine-gap", "impossible", "not-mapped")
+
+
 class Unsupported(_Stopped):
     """Raised by an engine for a setup or action it does not model.
 
-    The case is recorded as *skipped* with this reason, never as failed.
+    The case is recorded as *skipped* with this reason, never as failed; ``kind``
+    (optional, one of `UNSUPPORTED_KINDS`) lets reports count skips by why.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, kind: str | None = None) -> None:
+        if kind is not None and kind not in UNSUPPORTED_KINDS:
+            raise ValueError(f"Unsupported kind {kind!r}: one of {UNSUPPORTED_KINDS}")
         super().__init__(reason)
         self.reason = reason
+        self.kind = kind
 
 
 class EngineFault(_Stopped):

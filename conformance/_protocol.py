@@ -220,7 +220,10 @@ def handle(engine: Engine, line: bytes | str) -> tuple[dict[str, Any], bool]:
         return {"seq": seq, "ok": _dispatch(engine, request)}, cmd == "stop"
     except Unsupported as exc:
         if cmd in SKIPPABLE:
-            return {"seq": seq, "skipped": {"reason": exc.reason or "unsupported"}}, False
+            skipped = {"reason": exc.reason or "unsupported"}
+            if exc.kind is not None:
+                skipped["kind"] = exc.kind
+            return {"seq": seq, "skipped": skipped}, False
         return _error(seq, f"{cmd} cannot be skipped: {exc.reason}"), False
     except Exception as exc:  # an engine bug is an answer, not the end of the server
         return _error(seq, f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=12)), False

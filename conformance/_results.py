@@ -53,6 +53,8 @@ class Result:
     #: and the minimum vocabulary version it needs (conformance/vocabulary.py).
     features: list[str] = dataclasses.field(default_factory=list)
     needs_vocabulary: int = 1
+    #: For a skip: why, as the engine said (`Unsupported.kind`), or None.
+    skip_kind: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The result as report.json holds it."""

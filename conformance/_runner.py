@@ -304,7 +304,7 @@ class Runner:
                                     location=_location(case, self._cwd, step_no))
         if isinstance(stopped, Unsupported):
             return self._result(case, status="skip", step=stopped.step,
-                                message=f"unsupported: {stopped.reason}",
+                                message=f"unsupported: {stopped.reason}", skip_kind=stopped.kind,
                                 duration=time.perf_counter() - began)
         if stopped is not None:
             return self._broke(case, stopped, began, stopped.step)
@@ -428,7 +428,7 @@ class Runner:
                         duration=time.perf_counter() - began, **within.fields())
         except Unsupported as exc:
             return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
-                                duration=time.perf_counter() - began)
+                                skip_kind=exc.kind, duration=time.perf_counter() - began)
         except EngineFault as exc:
             return self._result(prop, status="error",
                                 message=exc.describe(),

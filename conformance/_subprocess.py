@@ -335,7 +335,7 @@ class SubprocessEngine(Connection):
         if "ok" in reply:
             return reply["ok"]
         if "skipped" in reply:
-            raise Unsupported(reply["skipped"]["reason"])
+            raise Unsupported(reply["skipped"]["reason"], reply["skipped"].get("kind"))
         error = reply["error"]
         message = f"{self._label()} reported an error on {where}: {error['message']}"
         detail = error.get("traceback", "")

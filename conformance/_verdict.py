@@ -233,6 +233,16 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
             }}
 
 
+def skip_kinds(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Skipped items counted by the kind the engine gave (`Unsupported.kind`)."""
+    counts: dict[str, int] = {}
+    for r in results:
+        if r["status"] == "skip":
+            kind = r.get("skip_kind") or "no kind given"
+            counts[kind] = counts.get(kind, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 def skip_reasons(results: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Skipped items grouped by reason, most frequent first: what to map next."""
     groups: dict[str, list[str]] = {}

@@ -89,6 +89,17 @@ def _parse_problems(face: Any) -> list[str]:
     return found
 
 
+@cache
+def _carrier(name: str) -> str:
+    """phase.rs's object for an enchantment of that name (as JSON, for a fresh copy each
+    time): the carrier of an effect with no source (`PhaseEngine._cast_effect`)."""
+    card = oracle.card({"id": "e", "name": name, "types": ["enchantment"]})
+    _checked_face(card)
+    factory = _engine_for({name: card}).new_game([name], [name], seed=1, first_player=0)
+    return json.dumps(next(o for o in factory.state()["state"]["objects"].values()
+                           if o["name"] == name and o["owner"] == 0))
+
+
 def _engine_for(cards: dict[str, dict[str, Any]]) -> Any:
     faces = {name.lower(): _face(json.dumps(c, sort_keys=True)) for name, c in cards.items()}
     return phase.Engine.from_json(json.dumps(faces))
@@ -102,7 +113,8 @@ def _mana(cost: Any) -> dict[str, int]:
     for shard in cost.get("shards", []):
         t = SHARD.get(shard)
         if t is None:
-            raise Unsupported(f"phase.rs mana shard {shard!r} has no vocabulary type")
+            raise Unsupported(f"phase.rs mana shard {shard!r} has no vocabulary type",
+                              kind="not-mapped")
         found[t] = found.get(t, 0) + 1
     return found
 
@@ -119,6 +131,7 @@ class PhaseEngine:
         self.stack_ids: dict[int, str] = {}     # stack entry id -> the `as` of an activation
         self.ability_of: dict[str, str] = {}
         self.effects = 0                        # instants made for `apply` so far
+        self.step = "PreCombatMain"              # the case's step (setup `phase`)
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -132,11 +145,14 @@ class PhaseEngine:
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         if ruleset != "mtg":
-            raise Unsupported(f"phase.rs plays Magic only, not {ruleset!r}")
+            raise Unsupported(f"phase.rs plays Magic only, not {ruleset!r}",
+                              kind="engine-gap")
         unknown = set(setup) - SETUP_KEYS
         if unknown:
-            raise Unsupported(f"setup keys {sorted(unknown)} are not mapped")
+            raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
+                              kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
+        self.effects = 0    # carrier names repeat from game to game: their objects are cached
         self.setup_objects = {}
         placed: list[tuple[str, str, dict[str, Any]]] = []
         cards: dict[str, dict[str, Any]] = {}
@@ -144,12 +160,10 @@ class PhaseEngine:
         for player in PLAYERS:
             side = setup.get(player) or {}
             if set(side) - PLAYER_KEYS:
-                raise Unsupported(f"setup/{player} keys {sorted(set(side) - PLAYER_KEYS)}")
+                raise Unsupported(f"setup/{player} keys {sorted(set(side) - PLAYER_KEYS)}",
+                                  kind="not-mapped")
             for zone in ("library", "hand", "battlefield", "graveyard", "exile", "command"):
                 for obj in side.get(zone, []):
-                    if obj.get("face_down"):
-                        raise Unsupported("a face-down object is not mapped (phase.rs has "
-                                          "face-down objects, the adapter does not build one)")
                     name, card = self._card(obj)
                     cards[name] = card
                     decks[player].append(name)
@@ -184,6 +198,8 @@ class PhaseEngine:
         first, as (protected player or card id, SHIELD)."""
         found = []
         for rep in st.get("pending_damage_replacements") or []:
+            if rep.get("is_consumed"):      # used up: phase.rs keeps it, marked, until cleanup
+                continue
             prevention = (rep.get("shield_kind") or {}).get("Prevention")
             if prevention is None:
                 continue
@@ -272,11 +288,13 @@ class PhaseEngine:
                                else dict(obj, name=f"Conformance {obj['id'].upper()}"))
         except (oracle.NotRenderable, KeyError) as exc:
             raise Unsupported(f"{obj['id']}: the card language cannot write it: "
-                              f"{exc}") from exc
+                              f"{exc}",
+                              kind="not-mapped") from exc
         problems = _parse_problems(_face(json.dumps(card, sort_keys=True)))
         if problems:
             raise Unsupported(f"phase.rs's Oracle parser does not implement "
-                              f"{obj['id']}'s text: {problems[0]!r}")
+                              f"{obj['id']}'s text: {problems[0]!r}",
+                              kind="engine-gap")
         return card["name"], card
 
     def _build_board(self, state: dict[str, Any], setup: dict[str, Any],
@@ -303,6 +321,7 @@ class PhaseEngine:
             obj = st["objects"][str(oid)]
             obj["zone"] = PHASE_ZONE[zone]
             obj["damage_marked"] = raw.get("damage", 0)
+            obj["face_down"] = bool(raw.get("face_down"))   # e.g. a hidden agenda (Conspiracy)
             if zone == "battlefield":
                 controller = SEATS[raw.get("controller", player)]
                 obj["controller"] = obj["base_controller"] = controller
@@ -332,8 +351,9 @@ class PhaseEngine:
         st["next_pip_id"] = pip
         step = STEPS.get(setup.get("phase", "main"))
         if step is None:
-            raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped")
-        st["phase"] = step
+            raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped",
+                              kind="not-mapped")
+        st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
         self.game = self.engine.load_game(state)
@@ -352,13 +372,14 @@ class PhaseEngine:
         if "apply" in action:
             return self._apply(action["apply"])
         if "move" in action:
-            raise Unsupported("`move` (a card changes zones by fiat) has no phase.rs game "
-                              "action; the adapter does not edit zones mid-game [harness]")
-        raise Unsupported(f"action {sorted(action)} is not mapped")
+            return self._move(action)
+        raise Unsupported(f"action {sorted(action)} is not mapped",
+                          kind="not-mapped")
 
     def _seat(self, who: str) -> int:
         if who not in SEATS:
-            raise Unsupported(f"player {who!r}")
+            raise Unsupported(f"player {who!r}",
+                              kind="not-mapped")
         return SEATS[who]
 
     def _oid(self, cid: str) -> int:
@@ -428,34 +449,149 @@ class PhaseEngine:
             events += self._settle(self.game.priority_player(), self.resolving)
             if any(e["type"] == "StackResolved" for e in events[before:]):
                 return self._events(events)
-        raise Unsupported("phase.rs did not resolve the top of the stack")
+        raise Unsupported("phase.rs did not resolve the top of the stack",
+                          kind="engine-gap")
 
     #: what the next resolution answers its prompts from (the action that made it)
     resolving: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance, never mutated
 
     def _damage(self, damage: dict[str, Any]) -> list[dict[str, Any]]:
         if damage.get("combat"):
-            raise Unsupported("combat damage by fiat: the adapter does not declare attackers "
-                              "and play the combat damage step yet [not mapped]")
+            return self._combat(damage)
         source = damage["source"]
         to = damage["to"]
         text = f"{{0}}: ~ deals {damage['amount']} damage to any target."
-        return self._effect_of(self._oid(source), self._controller(source), text,
+        obj = self.game.object(self._oid(source))
+        where = ZONE_WORDS.get(obj["zone"])
+        if where is None:
+            by = self._controller(source)
+        else:
+            # a card's ability that works where the card is (CR 113.6k: an ability that says
+            # it is activated from a zone other than the battlefield works there); its owner
+            # activates it
+            text += f" Activate only if ~ is {where}."
+            by = PLAYERS[obj["owner"]]
+        return self._effect_of(self._oid(source), by, text,
                                {"targets": [to]}, keep=frozenset({"damage", "prevented"}))
+
+    def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """`move` of a permanent to its owner's graveyard as a real game does it: its
+        controller sacrifices it (an ability ``{0}: Sacrifice ~.`` on it, activated and
+        resolved).  Other moves have no one real action and are not mapped."""
+        cid, zone = action["move"], action["to"]
+        oid = self._oid(cid)
+        obj = self.game.object(oid)
+        if obj["zone"] != "Battlefield" or zone != "graveyard":
+            raise Unsupported(f"`move` from {ZONE_OF.get(obj['zone'], obj['zone'])} to "
+                              f"{zone}: only a permanent put into its graveyard (a "
+                              "sacrifice) is mapped",
+                              kind="not-mapped")
+        return self._effect_of(oid, PLAYERS[obj["controller"]], "{0}: Sacrifice ~.", {},
+                               keep=frozenset({"moved"}))
+
+    def _combat(self, damage: dict[str, Any]) -> list[dict[str, Any]]:
+        """Combat damage as a real game deals it: the source's controller becomes the
+        active player at the beginning of combat, declares the source as an attacker of
+        the damaged player (or of the player controlling the damaged creature, which then
+        blocks it), and both players pass priority through to the combat-damage step.
+        Afterwards the game is put back at the case's step with p1 active (the vocabulary
+        has one active player; docs/engines/phase.md)."""
+        source, to, amount = damage["source"], damage["to"], damage["amount"]
+        oid = self._oid(source)
+        st = self.game.state()["state"]
+        obj = st["objects"][str(oid)]
+        if obj["zone"] != "Battlefield" or "Creature" not in obj["card_types"]["core_types"]:
+            raise _Rejected(f"{source} is not a creature on the battlefield: it cannot "
+                            "attack, so it deals no combat damage")
+        if st["stack"]:
+            raise Unsupported("combat damage with a non-empty stack: combat would resolve "
+                              "the stack first",
+                              kind="not-mapped")
+        if obj.get("power") != amount:
+            raise Unsupported(f"combat damage of {amount} from {source} with power "
+                              f"{obj.get('power')}: a real combat deals its power",
+                              kind="impossible")
+        attacker = obj["controller"]
+        if to in SEATS:
+            defender, blocker = SEATS[to], None
+        else:
+            blocker = self._oid(to)
+            defender = st["objects"][str(blocker)]["controller"]
+        if defender == attacker:
+            raise Unsupported(f"combat damage from {source} to its own controller's side: "
+                              "no real combat has it",
+                              kind="impossible")
+        if obj.get("summoning_sick") or obj.get("has_summoning_sickness"):
+            raise Unsupported(f"{source} came under its controller's control this turn and "
+                              "cannot attack (CR 302.6)",
+                              kind="impossible")
+        tapped = obj.get("tapped", False)
+        events = self._play_combat(attacker, defender, oid, blocker)
+        # back to the case's step: p1 active, nothing in combat, the attacker as it was
+        state = self.game.state()
+        st = state["state"]
+        st["phase"], st["combat"] = self.step, None
+        st["active_player"] = st["priority_player"] = 0
+        st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
+        attacked = st["objects"].get(str(oid))
+        if attacked is not None:
+            attacked["tapped"] = tapped
+        self.game = self.engine.load_game(state)
+        out = [e for e in self._events(events) if e["type"] in ("damage", "prevented")]
+        # phase.rs 0.103.0 reports a combat-damage prevention by a chosen-source shield
+        # with source_id 0; in this combat the declared attacker is the one source of damage
+        # to the attacked side, and the blocker the one source of damage to the attacker
+        blocker_id = self.names.get(blocker) if blocker is not None else None
+        for e in out:
+            if e["type"] == "prevented" and e["source"] == 0:
+                e["source"] = blocker_id if e["to"] == source else source
+        return out
+
+    def _play_combat(self, attacker: int, defender: int, oid: int,
+                     blocker: int | None) -> list[dict[str, Any]]:
+        state = self.game.state()
+        st = state["state"]
+        st["phase"] = "BeginCombat"
+        st["active_player"] = st["priority_player"] = attacker
+        st["waiting_for"] = {"type": "Priority", "data": {"player": attacker}}
+        self.game = self.engine.load_game(state)
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_PASSES):
+            waiting = self.game.waiting_for()
+            kind = waiting["type"]
+            if kind == "Priority":
+                if self.game.phase in ("EndCombat", "PostCombatMain"):
+                    return events
+                events += self._apply_raw(self.game.priority_player(), PASS)
+            elif kind == "DeclareAttackers":
+                attack = {"type": "DeclareAttackers", "data": {
+                    "attacks": [[oid, {"type": "Player", "data": defender}]], "bands": []}}
+                events += self._apply_raw(attacker, attack)
+            elif kind == "DeclareBlockers":
+                blocks = [[blocker, oid]] if blocker is not None else []
+                events += self._apply_raw(defender, {"type": "DeclareBlockers",
+                                                     "data": {"assignments": blocks}})
+            else:
+                raise Unsupported(f"phase.rs prompt {kind} in combat is not mapped",
+                                  kind="not-mapped")
+        raise Unsupported("phase.rs did not finish the combat",
+                          kind="not-mapped")
 
     def _apply(self, apply: dict[str, Any]) -> list[dict[str, Any]]:
         by = apply.get("by", "p1")
         try:
             text = oracle.effect_text(apply["effect"], "~")
         except oracle.NotRenderable as exc:
-            raise Unsupported(f"the card language cannot write this effect: {exc}") from exc
+            raise Unsupported(f"the card language cannot write this effect: {exc}",
+                              kind="not-mapped") from exc
         context = {"targets": _targets(apply["effect"]), "choose": _chosen(apply["effect"])}
         source = apply.get("source")
         if source is None:
             return self._cast_effect(by, text, context)
         if self._controller(source) != by:
             raise Unsupported(f"an effect of {source} controlled by {by}, who does not "
-                              "control it: no real game action makes one [impossible]")
+                              "control it: no real game action makes one",
+                              kind="impossible")
         return self._effect_of(self._oid(source), by, "{0}: " + text, context, keep=EFFECT_EVENTS)
 
     def _controller(self, cid: str) -> str:
@@ -463,18 +599,27 @@ class PhaseEngine:
         if obj["zone"] != "Battlefield":
             raise Unsupported(f"{cid} is in {ZONE_OF.get(obj['zone'], obj['zone'])}: only a "
                               "permanent's ability can deal damage or make an effect in a "
-                              "real game [impossible]")
+                              "real game",
+                              kind="impossible")
         return PLAYERS[obj["controller"]]
 
     def _effect_of(self, oid: int, by: str, text: str, context: dict[str, Any],
-                   keep: frozenset[str] | None = None) -> list[dict[str, Any]]:
+                   keep: frozenset[str] | None = None, state: dict[str, Any] | None = None,
+                   carrier: bool = False) -> list[dict[str, Any]]:
         """A harness step as an ability ``{0}: text`` of its source, activated by its
-        controller and resolved: phase.rs's rules decide what the text does."""
-        state = self.game.state()
+        controller and resolved: phase.rs's rules decide what the text does.  ``state``:
+        the game's state already being edited (one load instead of two); ``carrier``: the
+        source is the adapter's own object, so the ability need not be taken off again."""
+        state = state or self.game.state()
         obj = state["state"]["objects"][str(oid)]
         card = oracle.card({"id": "x", "name": obj["name"], "types": ["artifact"]}, (text,))
         face = _checked_face(card)
         ability = copy.deepcopy(face["abilities"][-1])
+        if obj["zone"] != "Battlefield":
+            # phase.rs reads "Activate only if ~ is in <zone>" as a condition only; the zone
+            # an ability is activated from is its `activation_zone` (as for "Return ~ from
+            # your graveyard to the battlefield")
+            ability["activation_zone"] = obj["zone"]
         obj.setdefault("abilities", []).append(ability)
         obj.setdefault("base_abilities", []).append(copy.deepcopy(ability))
         self.game = self.engine.load_game(state)
@@ -484,11 +629,17 @@ class PhaseEngine:
         offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
                    and a.data.get("source_id") == oid]
         if not offered:
-            raise Unsupported(f"phase.rs offers no activation of the effect on {oid}")
+            zone = ZONE_OF.get(obj["zone"], obj["zone"])
+            raise Unsupported(f"phase.rs offers no activation of an ability of "
+                              f"{self._name(oid)} in {zone} (an ability of a card in that "
+                              "zone, as Greater Gargadon's works in exile)",
+                              kind="engine-gap")
         events += self._apply_raw(seat, offered[-1])
         events += self._settle(seat, context)
         self.resolving = context
         events += self._resolve_now()
+        if carrier:
+            return [e for e in self._events(events) if keep is None or e["type"] in keep]
         # the ability was the adapter's way in: it goes again (the board is as before)
         state = self.game.state()
         obj = state["state"]["objects"][str(oid)]
@@ -508,7 +659,8 @@ class PhaseEngine:
             events += self._settle(self.game.priority_player(), self.resolving)
             if any(e["type"] == "StackResolved" for e in events[before:]):
                 return events
-        raise Unsupported("phase.rs did not resolve the effect")
+        raise Unsupported("phase.rs did not resolve the effect",
+                          kind="engine-gap")
 
     def _cast_effect(self, by: str, text: str, context: dict[str, Any]) -> list[dict[str, Any]]:
         """An effect of no object as a real game has it: the ability ``{0}: text`` of an
@@ -518,11 +670,7 @@ class PhaseEngine:
         seat = SEATS[by]
         self.effects += 1
         name = f"Conformance Effect {self.effects}"
-        card = oracle.card({"id": "e", "name": name, "types": ["enchantment"]})
-        _checked_face(card)
-        factory = _engine_for({name: card}).new_game([name], [name], seed=1, first_player=0)
-        made = next(o for o in factory.state()["state"]["objects"].values()
-                    if o["name"] == name and o["owner"] == 0)
+        made = json.loads(_carrier(name))
         state = self.game.state()
         st = state["state"]
         oid = st["next_object_id"]
@@ -531,8 +679,8 @@ class PhaseEngine:
                                        controller=seat, base_controller=seat,
                                        zone="Battlefield", entered_battlefield_turn=0)
         st["battlefield"].append(oid)
-        self.game = self.engine.load_game(state)
-        return self._effect_of(oid, by, "{0}: " + text, context, keep=EFFECT_EVENTS)
+        return self._effect_of(oid, by, "{0}: " + text, context, keep=EFFECT_EVENTS,
+                               state=state, carrier=True)
 
     # -- prompts ------------------------------------------------------------------------------
 
@@ -571,16 +719,28 @@ class PhaseEngine:
                     raise _Rejected(f"phase.rs does not offer {context.get('choose')} as the "
                                     f"source of your choice (options {data.get('options')})")
                 events += self._apply_raw(who, pick[0])
+            elif kind == "DiscardChoice":           # the vocabulary: from the front of the hand
+                hand = self.game.state()["state"]["players"][who]["hand"]
+                front = sorted(data["cards"], key=hand.index)[:data["count"]]
+                pick = [a for a in actions if a.kind == "SelectCards"
+                        and sorted(a.data["cards"]) == sorted(front)]
+                if not pick:
+                    raise Unsupported(f"phase.rs offers no discard of {front}",
+                                      kind="not-mapped")
+                events += self._apply_raw(who, pick[0])
             else:
                 raise Unsupported(f"phase.rs prompt {kind} is not mapped "
-                                  f"({[a.kind for a in actions][:4]})")
-        raise Unsupported("phase.rs kept prompting")
+                                  f"({[a.kind for a in actions][:4]})",
+                                  kind="not-mapped")
+        raise Unsupported("phase.rs kept prompting",
+                          kind="not-mapped")
 
     def _target(self, want: Any) -> Any:
         if want in SEATS:
             return {"Player": SEATS[want]}
         if want is None:
-            raise Unsupported("phase.rs asks for a target the action does not name")
+            raise Unsupported("phase.rs asks for a target the action does not name",
+                              kind="not-mapped")
         return {"Object": self._oid(want)}
 
     def _pool(self, seat: int) -> dict[str, int]:
@@ -649,6 +809,9 @@ class PhaseEngine:
 
 
 PASS = {"type": "PassPriority", "data": None}
+#: Zones a card's own ability can be activated from, as Oracle text says so.
+ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in your hand",
+              "Command": "in the command zone"}
 #: What an `apply` reports: what its text did, not the adapter's ability that carried it.
 EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
 
@@ -661,7 +824,8 @@ def _checked_face(card: dict[str, Any]) -> Any:
     face = _face(json.dumps(card, sort_keys=True))
     problems = _parse_problems(face)
     if problems:
-        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}")
+        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}",
+                          kind="engine-gap")
     return face
 
 
@@ -731,6 +895,7 @@ def _advance_to_main(game: Any) -> None:
             game.apply(seat, keep)
         else:
             game.apply(game.priority_player(), actions[0])
-    raise Unsupported("phase.rs did not reach the first main phase")
+    raise Unsupported("phase.rs did not reach the first main phase",
+                      kind="engine-gap")
 
 

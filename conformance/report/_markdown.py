@@ -12,6 +12,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from conformance._verdict import skip_kinds
 from conformance.report import _text
 
 # Backslash-escaping any ASCII punctuation is always literal in CommonMark; these
@@ -126,8 +127,10 @@ def _skipped(report: dict[str, Any]) -> list[str]:
         return []
     rows = [[len(ids), inline(reason, 500), inline(", ".join(ids[:5]) + (
         f" (+{len(ids) - 5} more)" if len(ids) > 5 else ""), 600)] for reason, ids in reasons]
+    kinds = ", ".join(f"{n} {kind}" for kind, n in skip_kinds(report["results"]))
     return ["## Skipped, by reason",
             "What the engine does not model yet: map these next.",
+            f"By kind: {kinds}.",
             _table(rows, ["items", "reason", "for example"])]
 
 

@@ -1,0 +1,56 @@
+"""`Unsupported(reason, kind=...)`: the kind travels in process, over the protocol and
+into report.json, and the summaries count skips by it (docs/protocol.md "Skipped, and
+why")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conformance import Unsupported
+from conformance._engine import UNSUPPORTED_KINDS
+from conformance._protocol import handle, problem
+from conformance._verdict import skip_kinds
+
+
+class _Refuses:
+    def hello(self):
+        return {"name": "refuses", "version": "1", "rulesets": ["vision"]}
+
+    def start(self, ruleset, setup):
+        raise Unsupported("no decks here", kind="not-mapped")
+
+    def act(self, action):
+        raise Unsupported("nothing")
+
+    def observe(self):
+        return {}
+
+    def close(self):
+        pass
+
+
+def test_kind_is_optional_and_checked():
+    assert Unsupported("x").kind is None
+    assert Unsupported("x", kind="impossible").kind == "impossible"
+    with pytest.raises(ValueError, match="one of"):
+        Unsupported("x", kind="maybe")
+    assert set(UNSUPPORTED_KINDS) == {"engine-gap", "impossible", "not-mapped"}
+
+
+def test_the_skipped_reply_carries_the_kind_only_when_given():
+    start = json.dumps({"seq": 1, "cmd": "start", "ruleset": "vision", "setup": {}})
+    reply, _ = handle(_Refuses(), start)
+    assert reply == {"seq": 1, "skipped": {"reason": "no decks here", "kind": "not-mapped"}}
+    assert not problem("reply-skipped", reply)
+    act = json.dumps({"seq": 2, "cmd": "act", "action": {"pass": "p1"}})
+    reply, _ = handle(_Refuses(), act)
+    assert reply["skipped"] == {"reason": "nothing"}
+
+
+def test_skips_are_counted_by_kind():
+    results = [{"status": "skip", "skip_kind": "engine-gap"},
+               {"status": "skip", "skip_kind": "engine-gap"},
+               {"status": "skip"}, {"status": "pass", "skip_kind": None}]
+    assert skip_kinds(results) == [("engine-gap", 2), ("no kind given", 1)]
