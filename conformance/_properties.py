@@ -3,7 +3,7 @@
 A property is data plus one function: a Hypothesis strategy that generates
 scenarios (a setup and steps in the ruleset's vocabulary) and a ``check`` that
 plays them on the engine through `Play` and raises `Violation` when the
-invariant does not hold.  The runner drives Hypothesis (derandomized, with the
+invariant does not hold.  The runner drives Hypothesis (seeded per property, with the
 profile's budget) and turns the shrunk scenario into a YAML case.
 """
 

@@ -10,9 +10,7 @@ engine that never ran must not look like one that skipped everything.
 A stop request (`request_stop`, set by the CLI's SIGINT/SIGTERM handler) is
 checked between items, so an interrupt that an engine swallowed (a subprocess
 killed by the same Ctrl-C looks like a crash, after which a property stops
-playing its examples) still stops the run.  It is deliberately not checked
-inside a property's ``check``: Hypothesis derives the derandomized examples
-from that function's source, so editing it changes every property's examples.
+playing its examples) still stops the run.
 """
 
 from __future__ import annotations

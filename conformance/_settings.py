@@ -3,7 +3,8 @@
 Like Hypothesis' ``register_profile``: ``quick`` for a local loop, ``ci``
 (chosen when the ``CI`` environment variable is set), ``certify`` for the
 published certification, ``deep`` to hunt for rare bugs.  Every profile is
-derandomized: the same engine gives the same report.
+reproducible: each property's seed comes from the run's ``seed`` and its id,
+so the same engine gives the same report.
 """
 
 from __future__ import annotations

@@ -149,3 +149,25 @@ def test_the_readme_first_command_writes_where_git_does_not_track():
     assert ignored.returncode == 0, f"{out} is tracked: the README's first command dirties it"
     tracked = subprocess.run(["git", "ls-files", out], cwd=root, capture_output=True, text=True)
     assert tracked.stdout == "", tracked.stdout
+
+
+def test_the_sample_report_is_what_a_certification_gives_now_item_for_item():
+    """The committed sample is not only current (same catalogue) but what the code
+    gives today: the same items with the same statuses, messages, rules and
+    features, the same rule rows and mutant rows; so a change to the harness that
+    changes anything the reference engine's report says shows here (regenerate
+    the sample with `tox -e certify` when the change is meant)."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    sample = json.loads((root / "docs" / "example-report" / "report.json").read_text("utf-8"))
+    fresh = certify(RunConfig(engine_spec="reference", profile=get_profile("certify"),
+                              mutation=True, jobs=2))
+
+    def items(report):
+        return [{k: v for k, v in r.items() if k != "duration"} for r in report["results"]]
+    assert items(fresh) == items(sample)
+    assert fresh["rules"] == sample["rules"]
+    assert fresh["mutation"] == sample["mutation"]
+    assert fresh["verdict"] == sample["verdict"]
