@@ -744,7 +744,7 @@ def _read_report(path: Path) -> dict[str, Any]:
     from conformance.report import InvalidReport, validate_report
 
     try:
-        report = json.loads(path.read_text("utf-8"))
+        report: dict[str, Any] = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read report {path}: {exc}") from exc
     try:

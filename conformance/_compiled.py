@@ -57,13 +57,14 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     to it.
     """
     import fastjsonschema
+    from fastjsonschema.ref_resolver import RefResolver
 
     def fetch(uri: str) -> Any:
         return for_compiler(library[uri.split("#")[0]])
 
     def make() -> tuple[str, Any]:
         handlers = {"https": fetch}
-        name = fastjsonschema.RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
+        name = RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
         source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
                                                 use_formats=False)
         return name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")

@@ -28,6 +28,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from conformance._errors import UsageError
 from conformance._results import Result
@@ -179,13 +180,13 @@ def entry_line(pattern: str, digest: str = "", note: str = "") -> str:
     return pattern + (f"  #! {digest}" if digest else "") + (f"  # {note}" if note else "")
 
 
-def pin_of(report: dict) -> Pin:
+def pin_of(report: dict[str, Any]) -> Pin:
     """The pin of a report: its catalogue, suite version and each item's digest."""
     return Pin(report["suite"]["catalogue_digest"], report["suite"]["version"],
                {r["id"]: entry_digest(r["id"], r["rules"]) for r in report["results"]})
 
 
-def failures_list(results: list[dict], pin: Pin | None = None) -> str:
+def failures_list(results: list[dict[str, Any]], pin: Pin | None = None) -> str:
     """The current failures and errors of a report, as a known-failures file.
 
     Items that rely on a reading are listed too (they count with

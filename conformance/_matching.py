@@ -94,7 +94,8 @@ def _scalar_equal(expected: Any, observed: Any) -> bool:
     # bool is an int in Python; a case saying `true` must not accept 1.
     if isinstance(expected, bool) or isinstance(observed, bool):
         return type(expected) is type(observed) and expected == observed
-    return expected == observed
+    equal: bool = expected == observed   # JSON values: == is a bool
+    return equal
 
 
 def event_matches(pattern: dict[str, Any], event: dict[str, Any]) -> bool:

@@ -20,13 +20,16 @@ import queue
 import signal
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance._catalogue import Case
 from conformance._engine import Connection
 from conformance._properties import Property
 from conformance._results import Result
 from conformance._runner import Runner, check_stop
+
+if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized
 
 Item = Case | Property
 
@@ -81,7 +84,7 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Connection],
                                                    "died (killed, or out of memory?)")
 
 
-def _next(order: list[int], taken: Any) -> int | None:
+def _next(order: list[int], taken: Synchronized[int]) -> int | None:
     """Take the next item's index, or None when every item is taken."""
     with taken.get_lock():
         if taken.value >= len(order):

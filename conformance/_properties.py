@@ -55,7 +55,8 @@ class Trace:
     def events(self, step: int | None = None) -> list[dict[str, Any]]:
         """Events of one step, or of all steps in order."""
         if step is not None:
-            return self.replies[step].get("events", [])
+            events: list[dict[str, Any]] = self.replies[step].get("events", [])
+            return events
         return [e for r in self.replies for e in r.get("events", [])]
 
     def find(self, step: int | None = None, **pattern: Any) -> list[dict[str, Any]]:
@@ -65,7 +66,8 @@ class Trace:
         cards = self.states[step].get("cards", {})
         if card_id not in cards:
             raise Violation(f"observe() has no card {card_id!r} after step {step}")
-        return cards[card_id]
+        card: dict[str, Any] = cards[card_id]
+        return card
 
 
 #: A property gives up on an engine once this many scenarios in a row, from

@@ -37,9 +37,12 @@ def load(*parts: str) -> dict[str, Any]:
     """The schema at ``conformance/<parts...>``, or at the absolute path that is the only
     part (a ruleset pack's vocabulary, wherever its distribution put it);
     FileNotFoundError if absent."""
+    schema: dict[str, Any]
     if len(parts) == 1 and os.path.isabs(parts[0]):
-        return json.loads(Path(parts[0]).read_text("utf-8"))
-    return json.loads(resources.files("conformance").joinpath(*parts).read_text("utf-8"))
+        schema = json.loads(Path(parts[0]).read_text("utf-8"))
+        return schema
+    schema = json.loads(resources.files("conformance").joinpath(*parts).read_text("utf-8"))
+    return schema
 
 
 @cache
@@ -176,7 +179,9 @@ def best_error(value: Any, *parts: str, entry: str | None = None
         return None
     from jsonschema.exceptions import best_match
 
-    return best_match(validator(*parts, entry=entry).iter_errors(value))
+    best: jsonschema.ValidationError | None = best_match(  # unannotated in types-jsonschema
+        validator(*parts, entry=entry).iter_errors(value))
+    return best
 
 
 def named(value: Any, *parts: str, entry: str | None, refs: frozenset[str]
@@ -199,7 +204,8 @@ def named(value: Any, *parts: str, entry: str | None, refs: frozenset[str]
             found.append((target, instance))
         yield from errors
 
-    cls = jsonschema.validators.extend(type(base), {"$ref": ref})
+    cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # unannotated in types-jsonschema
+        type(base), {"$ref": ref})
     for _ in cls(base.schema, registry=_registry()).iter_errors(value):
         pass
     return found

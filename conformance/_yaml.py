@@ -53,7 +53,7 @@ class _PlainLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
             raise AliasError(None, None, "aliases (*name) are not allowed", event.start_mark)
         return super().compose_node(parent, index)
 

@@ -141,8 +141,12 @@ def test_the_readme_first_command_writes_where_git_does_not_track():
     from pathlib import Path
 
     root = Path(__file__).parent.parent
-    first = re.search(r"```sh\n(.*)\n", root.joinpath("README.md").read_text("utf-8")).group(1)
-    out = re.search(r"--out (\S+)", first).group(1)
+    block = re.search(r"```sh\n(.*)\n", root.joinpath("README.md").read_text("utf-8"))
+    assert block
+    first = block.group(1)
+    flag = re.search(r"--out (\S+)", first)
+    assert flag
+    out = flag.group(1)
     if shutil.which("git") is None or not (root / ".git").exists():
         pytest.skip("not a git checkout")
     ignored = subprocess.run(["git", "check-ignore", "-q", f"{out}/report.json"], cwd=root)

@@ -42,11 +42,15 @@ def test_failing_rule_shows_in_table_chart_and_failure_list(reference):
                if re.sub(r"<[^>]+>", "", r).startswith(rule))
     assert "status-pass" in row and "status-fail" in row and 'href="#fail1-' in row
     # the link target exists and lists the failing items with their (escaped) message
-    target = re.search(r'href="#(fail1-[^"]+)"', row).group(1)
+    link = re.search(r'href="#(fail1-[^"]+)"', row)
+    assert link
+    target = link.group(1)
     assert f'id="{target}"' in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>" not in page
     # the chart: one bar per engine, and the broken engine's bar says what does not pass
-    svg = re.search(r"<svg.*?</svg>", page, re.S).group()
+    chart = re.search(r"<svg.*?</svg>", page, re.S)
+    assert chart
+    svg = chart.group()
     assert "mutant-engine" in svg and "reference" in svg
     assert "failing" in svg
 

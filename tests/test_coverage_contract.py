@@ -38,6 +38,7 @@ def test_every_installed_ruleset_is_in_the_catalogue_with_a_reference_engine():
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_pack_has_properties_and_a_vocabulary_with_the_entries_the_loader_reads(ruleset):
     pack = find_ruleset(ruleset)
+    assert pack is not None
     assert properties_for(ruleset)
     defs = json.loads(pack.vocabulary.read_text("utf-8"))["$defs"]
     assert set(defs) >= VOCABULARY_ENTRIES

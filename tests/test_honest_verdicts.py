@@ -346,7 +346,7 @@ def test_version_and_every_subcommand_is_described(capsys):
     assert capsys.readouterr().out.strip() == f"conformance {__version__}"
     parser = _parser()
     subparsers = next(a for a in parser._actions if a.dest == "command")
-    for name, sub in subparsers.choices.items():  # type: ignore[attr-defined]
+    for name, sub in subparsers.choices.items():  # type: ignore[union-attr]  # the subparsers' dict
         assert sub.description, f"`conformance {name} --help` has no description"
         for action in sub._actions:
             if not action.option_strings:  # a positional

@@ -74,9 +74,11 @@ def step(engine: SubprocessEngine, name: str) -> object:
     if name == "hello":
         return engine.hello()
     if name == "start":
-        return engine.start("echo", {"p1": {"hand": [{"id": "s1", "name": "博麗霊夢"}]}})
+        engine.start("echo", {"p1": {"hand": [{"id": "s1", "name": "博麗霊夢"}]}})
+        return None
     if name == "start-mtg":
-        return engine.start("mtg", {})
+        engine.start("mtg", {})
+        return None
     if name == "act":
         return engine.act({"play": "s1", "by": "p1"})
     raise AssertionError(name)
@@ -175,6 +177,7 @@ def test_a_late_answer_is_never_taken_for_the_current_one():
     with engine:
         engine.start("echo", {})
         pid = engine.pid
+        assert pid is not None
         began = time.monotonic()
         with pytest.raises(EngineTimeout, match=r"did not answer act \(seq 3\) within 0.5 s"):
             engine.act({"slow": True, "n": 1})
@@ -228,6 +231,7 @@ def test_close_kills_an_engine_that_ignores_stop_eof_and_sigterm():
     engine = engine_for("ignore_stop")
     engine.start("echo", {})
     pid = engine.pid
+    assert pid is not None
     began = time.monotonic()
     engine.close()
     held = time.monotonic() - began
@@ -242,7 +246,9 @@ def test_a_kill_reaches_what_the_engine_started():
         engine.start("echo", {})
         with pytest.raises(EngineTimeout) as caught:
             engine.act({})
-        helper = int(re.search(r"helper pid (\d+)", caught.value.stderr).group(1))
+        said = re.search(r"helper pid (\d+)", caught.value.stderr)
+        assert said, caught.value.stderr
+        helper = int(said.group(1))
         deadline = time.monotonic() + 2.0
         while alive(helper):  # killed with the process group; its reaper is init
             assert time.monotonic() < deadline, "the helper outlived the engine"

@@ -99,7 +99,8 @@ class Aliasing:
 
 def test_an_engine_can_neither_alias_nor_mutate_through_the_adapter():
     engine = InProcessEngine(Aliasing, "python:x:Aliasing")
-    setup, action = {"p1": {}}, {"play": "c1"}
+    setup: dict[str, dict[str, str]] = {"p1": {}}
+    action = {"play": "c1"}
     engine.start("vision", setup)
     reply = engine.act(action)
     assert setup == {"p1": {}} and action == {"play": "c1"}

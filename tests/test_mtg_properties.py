@@ -182,7 +182,7 @@ def test_shield_oracle_reads_609_7b():
 def test_permission_and_payment_oracles_read_609_4a_and_609_4b():
     fb = {"id": "s1", "types": ["sorcery"], "mana_cost": {"generic": 1, "R": 1},
           "abilities": [{"keyword": "flashback", "cost": {"generic": 2, "R": 1}}]}
-    example = {"setup": {"phase": "combat", "p1": {"battlefield": [S.ORRERY]},
+    example: dict[str, Any] = {"setup": {"phase": "combat", "p1": {"battlefield": [S.ORRERY]},
                          "p2": {"graveyard": [fb]}},
                "steps": [S.apply([{"grant": "other_graveyards"}]),
                          {"do": {"cast": "s1", "by": "p1", "pay": {"R": 3},

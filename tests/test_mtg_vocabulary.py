@@ -163,7 +163,9 @@ def _table_keys(first: str, columns: int) -> set[str]:
     for line in lines[start:]:
         if not line.startswith("|"):
             break
-        keys.add(re.match(r"\|\s*`\{?(\w+)", line).group(1))
+        key = re.match(r"\|\s*`\{?(\w+)", line)
+        assert key, line
+        keys.add(key.group(1))
     return keys
 
 

@@ -89,7 +89,9 @@ def as_sets(observed: dict[str, Any], ruleset: str, entry: str) -> dict[str, Any
 def test_everything_the_engine_answers_over_the_catalogue_is_vocabulary(ruleset):
     catalogue = load_catalogue(rulesets=[ruleset])
     engine = reference_engine.create_engine()
-    vocabulary = str(find_ruleset(ruleset).vocabulary)
+    pack = find_ruleset(ruleset)
+    assert pack is not None
+    vocabulary = str(pack.vocabulary)
     seen = {"event": 0, "card_state": 0, "player_state": 0}
 
     def check(value: Any, entry: str, where: str) -> None:

@@ -11,7 +11,7 @@ from conformance._cli import main
 from conformance.report import render
 
 
-def annotations(report) -> list[str]:
+def github_lines(report) -> list[str]:
     return render(report, "github").splitlines()
 
 
@@ -25,7 +25,7 @@ def located(report):
 
 
 def test_each_failing_or_erroring_item_is_one_error_at_its_file_and_line():
-    lines = annotations(located(sample_report()))
+    lines = github_lines(located(sample_report()))
     assert all(line.startswith(("::error ", "::warning ")) for line in lines), lines
     case = next(line for line in lines if "x-equals-nodes-paid" in line)
     assert case.startswith("::error file=cases/vision/qa-269.yaml,line=14,"
@@ -44,7 +44,7 @@ def test_each_failing_or_erroring_item_is_one_error_at_its_file_and_line():
 
 def test_engine_text_cannot_start_a_workflow_command_of_its_own():
     for text in (MARKDOWN_BREAKER, "x\n::error file=evil::owned\r\n::add-mask::y %0A"):
-        lines = annotations(hostile_report(text))
+        lines = github_lines(hostile_report(text))
         assert len(lines) == 4, lines
         assert not any("::owned" in line.split("::", 2)[1] for line in lines)
         assert all("\n" not in line and "\r" not in line for line in lines)

@@ -45,7 +45,7 @@ class Page(HTMLParser):
         return "".join(self.chunks)
 
     def ids(self) -> set[str]:
-        return {a["id"] for _, a in self.tags if a.get("id")}
+        return {i for _, a in self.tags if (i := a.get("id"))}
 
 
 def assert_inert(page: Page) -> None:
@@ -103,7 +103,7 @@ def test_failures_can_be_reached_and_filtered_without_javascript() -> None:
     text = render(sample_report(), "html")
     page = Page(text)
     assert "<script" not in text
-    hrefs = {a["href"][1:] for t, a in page.tags if t == "a"}
+    hrefs = {(a["href"] or "")[1:] for t, a in page.tags if t == "a"}
     assert {"failures", "errors", "unexpected-passes"} <= hrefs
     assert hrefs <= page.ids(), hrefs - page.ids()  # every link lands somewhere
     assert ("input", {"type": "checkbox", "id": "only-failing"}) in page.tags
@@ -155,7 +155,9 @@ def test_any_engine_text_is_inert(text: str) -> None:
 def test_the_verdict_word_is_shown_once() -> None:
     page = Page(render(sample_report(), "html"))
     status = sample_report()["verdict"]["status"]
-    verdict = re.search(r"Verdict: (.*)", page.text).group(1)
+    found = re.search(r"Verdict: (.*)", page.text)
+    assert found
+    verdict = found.group(1)
     assert verdict.startswith(f"{status} ") and not verdict.startswith(f"{status} {status}")
 
 
@@ -168,8 +170,10 @@ def test_rule_ids_wrap_between_parts_and_labels_have_a_cjk_font() -> None:
             f'<span class="seg">{rest}</span></span>') in text
     assert ".id{overflow-wrap:normal;word-break:normal}.seg{white-space:nowrap}" in text
     # the body and the chart (which may be saved on its own) name Japanese faces
-    body = re.search(r"body\{font:([^;]*);", text).group(1)
-    svg = re.search(r'<svg[^>]*font-family="([^"]*)"', text).group(1)
+    fonts = re.search(r"body\{font:([^;]*);", text), \
+        re.search(r'<svg[^>]*font-family="([^"]*)"', text)
+    assert fonts[0] and fonts[1]
+    body, svg = fonts[0].group(1), fonts[1].group(1)
     for stack in (body, html.unescape(svg)):
         assert "Noto Sans CJK JP" in stack and "Hiragino Sans" in stack
         assert stack.rstrip().endswith("sans-serif")

@@ -41,8 +41,8 @@ def test_html_and_junit_show_them_apart():
     page = render(readings_report(), "html")
     assert 'id="differs-from-the-reference-engine"' in page and 'id="skipped"' in page
     root = ET.fromstring(render(readings_report(), "junit"))
-    kinds = {c.get("name"): c.find("skipped").get("type") for c in root.iter("testcase")
-             if c.find("skipped") is not None}
+    kinds = {c.get("name"): s.get("type") for c in root.iter("testcase")
+             if (s := c.find("skipped")) is not None}
     assert kinds["vision/draw/short-deck"] == "differs-from-reading"
     assert kinds["vision/prop/differential"] == "differs-from-reference"
 

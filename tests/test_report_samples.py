@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from conformance._results import Mismatch, Result
+from conformance._results import Mismatch, Result, Status
 from conformance._verdict import item_counts, verdict
 from conformance.report import validate_report
 
@@ -34,7 +34,7 @@ def rerun(item: str) -> str:
     return f"conformance run --engine reference --select {item}"
 
 
-def result(id: str, status: str, **fields: Any) -> dict[str, Any]:
+def result(id: str, status: Status, **fields: Any) -> dict[str, Any]:
     ruleset = id.split("/")[0]
     fields.setdefault("rules", [f"{ruleset}/IR-1"])
     fields.setdefault("kind", "case")

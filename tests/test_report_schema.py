@@ -12,7 +12,7 @@ import pytest
 from test_report_samples import partial_report, result, sample_report
 
 from conformance import ConformanceError
-from conformance._results import Mismatch, Result
+from conformance._results import Mismatch, Result, Status
 from conformance.report import InvalidReport, validate_report, write_reports
 from conformance.report._schema import schema
 
@@ -47,7 +47,7 @@ def test_schema_and_result_types_agree(model: type, definition: str | None) -> N
 
 
 @pytest.mark.parametrize("status", ["pass", "fail", "error", "skip"])
-def test_every_result_the_runner_can_build_validates(status: str) -> None:
+def test_every_result_the_runner_can_build_validates(status: Status) -> None:
     report = sample_report()
     report["results"] = [result("vision/x/y", status, step=None, kind="property")]
     validate_report(report)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -48,7 +49,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temp(
     def refuse(src: str, dst: str) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(reports.os, "replace", refuse)
+    monkeypatch.setattr(os, "replace", refuse)   # what conformance.report renames with
     with pytest.raises(OSError, match="disk full"):
         write_reports(sample_report(), tmp_path, formats=("md",))
     assert (tmp_path / "report.md").read_text() == "old"

@@ -55,7 +55,8 @@ def agree(value: Any, *parts: str, entry: str | None = None) -> bool:
 def mutate(value: Any, data: st.DataObject) -> Any:
     """``value`` with one place replaced, removed or added, chosen by Hypothesis."""
     value = copy.deepcopy(value)
-    holder, key = None, None
+    holder: Any = None
+    key: Any = None
     here = value
     while isinstance(here, dict | list) and here and data.draw(st.booleans()):
         keys = list(here) if isinstance(here, dict) else list(range(len(here)))
@@ -104,7 +105,7 @@ def test_mutated_cases_get_the_same_verdict(data):
     agree(data.draw(json_values), *words, entry=entry)
 
 
-MESSAGES = {
+MESSAGES: dict[str, dict[str, Any]] = {
     "request-hello": {"seq": 1, "cmd": "hello", "protocol": 1},
     "request-start": {"seq": 2, "cmd": "start", "ruleset": "vision", "setup": {}},
     "request-act": {"seq": 3, "cmd": "act", "action": {"pass": "p1"}, "observe": True},

@@ -121,7 +121,7 @@ def test_jobs_handle_more_items_than_a_pipe_holds(tmp_path):
 
     from conformance._catalogue import load_catalogue
     from conformance._loading import InProcessEngine
-    from conformance._parallel import parallel_results
+    from conformance._parallel import Item, parallel_results
     from conformance._runner import Runner
     from conformance._settings import get_profile
 
@@ -129,7 +129,7 @@ def test_jobs_handle_more_items_than_a_pipe_holds(tmp_path):
     runner = Runner(catalogue, InProcessEngine(ToyEngine, "python:toy:ToyEngine"),
                     "python:toy:ToyEngine", get_profile("quick"))
     runner.handshake()
-    many = catalogue.cases * 5000           # 10,000 items
+    many: list[Item] = list(catalogue.cases * 5000)   # 10,000 items
     runner.items = lambda: many             # type: ignore[method-assign]
     results: list = []
     worker = threading.Thread(target=lambda: results.extend(parallel_results(

@@ -192,6 +192,7 @@ def test_a_closed_pipe_ends_quietly():
     child = subprocess.Popen([sys.executable, "-m", "conformance", "rules", "--cases",
                               str(ROOT / "cases")], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=ENV)
+    assert child.stdout and child.stderr
     assert child.stdout.readline()
     child.stdout.close()
     stderr = child.stderr.read().decode()
@@ -199,7 +200,8 @@ def test_a_closed_pipe_ends_quietly():
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr
 
 
-def _wait_for(child: subprocess.Popen, text: str, timeout: float = 120.0) -> str:
+def _wait_for(child: subprocess.Popen[str], text: str, timeout: float = 120.0) -> str:
+    assert child.stdout
     seen = ""
     deadline = time.monotonic() + timeout
     while text not in seen:
@@ -355,7 +357,7 @@ class ZeroRejectingEngine(toy.ToyEngine):
         return super().act(action)
 
 
-toy.ZeroRejectingEngine = ZeroRejectingEngine  # reachable as python:toy:... in-process
+toy.ZeroRejectingEngine = ZeroRejectingEngine  # type: ignore[attr-defined]  # reachable as python:toy:... in-process
 
 
 def _reading_catalogue(tmp_path: Path) -> Path:

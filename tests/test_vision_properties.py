@@ -10,6 +10,8 @@ and the mutant does not.
 
 from __future__ import annotations
 
+from typing import Any
+
 import property_runs
 import pytest
 
@@ -108,7 +110,7 @@ def test_name_reference_reads_12_3_1_example():
 
 
 def test_power_pipeline_order_and_last_change_wins():
-    mods = [{"kind": "add", "attack": 1}, {"kind": "change", "attack": 5},
+    mods: list[dict[str, Any]] = [{"kind": "add", "attack": 1}, {"kind": "change", "attack": 5},
             {"kind": "change", "attack": 2, "durability": 4}, {"kind": "swap"}]
     assert power_after((1, 3), mods) == (5, 2)  # change 2/4, swap 4/2, add 5/2
     assert power_after((1, 3), [{"kind": "always", "durability": 7}, *mods]) == (5, 7)

@@ -54,6 +54,7 @@ def test_lines_point_at_keys_and_list_items_and_fall_back_to_the_nearest_ancesto
 def test_an_alias_is_refused_at_its_own_line(text):
     with pytest.raises(_yaml.AliasError) as caught:
         _yaml.parse(text)
+    assert caught.value.problem_mark is not None
     assert caught.value.problem_mark.line + 1 == text[: text.index("*")].count("\n") + 1
 
 

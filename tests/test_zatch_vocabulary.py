@@ -147,8 +147,15 @@ def _table(first: str) -> list[list[str]]:
     return rows
 
 
+def _group(pattern: str, text: str, flags: int = 0) -> str:
+    """The first group of ``pattern`` searched in ``text``; the test fails without it."""
+    found = re.search(pattern, text, flags)
+    assert found, (pattern, text)
+    return found.group(1)
+
+
 def _keys(first: str) -> set[str]:
-    return {re.match(r"`\{?(\w+)", row[0]).group(1) for row in _table(first)}
+    return {_group(r"^`\{?(\w+)", row[0]) for row in _table(first)}
 
 
 def test_the_doc_tables_are_the_schema_and_the_engine():
@@ -164,7 +171,7 @@ def test_the_doc_tables_are_the_schema_and_the_engine():
 def test_effect_table_and_kinds_agree_with_the_engine():
     rows = [r for r in DOC.split("An EFFECT:")[1].split("A MOMENT")[0].splitlines()
             if r.startswith("| `")]
-    documented = {re.match(r"\| `(\w+)`", r).group(1) for r in rows}
+    documented = {_group(r"^\| `(\w+)`", r) for r in rows}
     assert documented == set(DEFS["effect"]["properties"]) == model._EFFECT_KEYS
     assert set(DEFS["effect"]["properties"]["kind"]["enum"]) == set(model.KINDS)
     assert set(DEFS["moment"]["enum"]) == set(model.TRIGGERS)
@@ -203,7 +210,7 @@ def test_observations_are_the_schemas_states():
 def test_every_observed_field_is_in_the_observations_block():
     """The doc's Observations block names every field observe() returns, with its values."""
     section = DOC.split("## Observations")[1].split("\n## ")[0]
-    block = re.search(r"```yaml\n(.*?)```", section, flags=re.S).group(1)
+    block = _group(r"```yaml\n(.*?)```", section, flags=re.S)
     for entry in ("card_state", "player_state"):
         missing = [f for f in DEFS[entry]["properties"] if not re.search(rf"\b{f}:", block)]
         assert not missing, f"{entry} fields not in the Observations block: {missing}"

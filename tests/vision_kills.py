@@ -15,8 +15,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from conformance._catalogue import load_catalogue
+from conformance._catalogue import Case, load_catalogue
 from conformance._loading import load_engine
+from conformance._properties import Property
 from conformance._runner import Runner
 from conformance._settings import get_profile
 from conformance.rulesets.vision.properties import RULE_PROPERTIES
@@ -42,11 +43,11 @@ def killers(mutant: str, profile: str = "certify") -> dict[str, list[str]]:
     run.handshake()
     found: dict[str, list[str]] = {rule: [] for rule in rules}
     try:
-        items = [*[c for c in catalogue.cases if set(c.rules) & set(rules)],
+        items: list[Case | Property] = [*[c for c in catalogue.cases if set(c.rules) & set(rules)],
                  *[p for p in RULE_PROPERTIES if set(p.rules) & set(rules)]]
         for item in items:
-            runner = run.run_case if hasattr(item, "steps") else run.run_property
-            if runner(item).status == "fail":
+            result = run.run_case(item) if isinstance(item, Case) else run.run_property(item)
+            if result.status == "fail":
                 for rule in set(item.rules) & set(rules):
                     found[rule].append(item.id)
     finally:

@@ -36,7 +36,7 @@ from conformance.rulesets.mtg import oracle
 try:
     import phase
 except ImportError:  # pragma: no cover - the suite runs without the extra
-    phase = None  # type: ignore[assignment]
+    phase = None  # type: ignore[assignment, unused-ignore]  # unused when phase is absent (Any)
 
 SEATS = {"p1": 0, "p2": 1}
 PLAYERS = ("p1", "p2")
@@ -817,7 +817,8 @@ EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
 
 
 def _kind(act: Any) -> str:
-    return act["type"] if isinstance(act, dict) else act.kind
+    kind: str = act["type"] if isinstance(act, dict) else act.kind
+    return kind
 
 
 def _checked_face(card: dict[str, Any]) -> Any:

@@ -97,7 +97,7 @@ def _suite(root: ET.Element, report: dict[str, Any], ruleset: str,
 
 def _classname(result: dict[str, Any]) -> str:
     """``<ruleset>.<rule>`` from the first rule the result checks (its ruleset when none)."""
-    ruleset = result["ruleset"]
+    ruleset: str = result["ruleset"]
     if not result["rules"]:
         return ruleset
     rule = result["rules"][0].removeprefix(f"{ruleset}/")

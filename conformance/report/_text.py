@@ -98,7 +98,8 @@ def headline(result: dict[str, Any]) -> str:
 
 def is_unexpected_pass(result: dict[str, Any]) -> bool:
     """Listed as a known failure but passed: the list is stale."""
-    return result["status"] == "pass" and result["expected_failure"]
+    stale: bool = result["status"] == "pass" and result["expected_failure"]
+    return stale
 
 
 def is_expected_failure(result: dict[str, Any]) -> bool:
@@ -107,9 +108,10 @@ def is_expected_failure(result: dict[str, Any]) -> bool:
 
 def rule_outcome(rule: dict[str, Any]) -> str:
     """A rule's status, in the words of its group: a reading is followed or differed from."""
+    status: str = rule["status"]
     if group(rule["kind"]) == "seed":
-        return rule["status"]
-    return {"pass": "follows", "fail": "differs"}.get(rule["status"], rule["status"])
+        return status
+    return {"pass": "follows", "fail": "differs"}.get(status, status)
 
 
 def outcome(result: dict[str, Any]) -> str:
@@ -118,7 +120,8 @@ def outcome(result: dict[str, Any]) -> str:
         return f"{result['status']} (expected)"
     if is_unexpected_pass(result):
         return "pass (unexpected)"
-    return result["status"]
+    status: str = result["status"]
+    return status
 
 
 def rulesets(report: dict[str, Any]) -> list[str]:

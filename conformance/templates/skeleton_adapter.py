@@ -8,31 +8,33 @@ end and says, most frequent first, what to map next.
     conformance certify --engine python:engine_adapter:create --allow-no-verdict --out out/
 """
 
+from typing import Any
+
 from conformance import Unsupported
 
 RULESETS = ["vision"]   # the rulesets you claim (`conformance init --ruleset` sets it)
 
 
 class Adapter:
-    def hello(self):
+    def hello(self) -> dict[str, Any]:
         return {"name": "my-engine", "version": "0.0.1", "rulesets": RULESETS,
                 "capabilities": {}}
 
-    def start(self, ruleset, setup):
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         # map the canonical board (docs/rulesets/<ruleset>.md) onto your engine's game
         raise Unsupported(f"setups of {ruleset} are not mapped yet")
 
-    def act(self, action):
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
         # return {"accepted": True, "events": [...]} or {"accepted": False, ...}
         raise Unsupported(f"action {sorted(action)} is not mapped yet")
 
-    def observe(self):
+    def observe(self) -> dict[str, Any]:
         # return the state as {"cards": {...}, "players": {...}}
         raise Unsupported("observations are not mapped yet")
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
-def create():
+def create() -> Adapter:
     return Adapter()

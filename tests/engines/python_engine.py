@@ -5,12 +5,14 @@ raises, ``{"print": "..."}`` prints to stdout (which serve() must keep off the
 wire), anything else is accepted and echoed.
 """
 
+from typing import Any
+
 from conformance import ProtocolViolation, Unsupported, serve
 
 
 class TinyEngine:
     def __init__(self):
-        self.game = None
+        self.game: Any = None   # the game's dict once started
 
     def hello(self):
         return {"name": "tiny", "version": "0.1", "rulesets": ["echo"],

@@ -137,8 +137,11 @@ def cast_is_legal(scenario: Scenario) -> bool:
 def cast_cost(scenario: Scenario) -> dict[str, int]:
     _, _, card = objects(scenario["setup"])["s1"]
     if scenario["steps"][-1]["do"].get("flashback"):
-        return next(a["cost"] for a in card["abilities"] if a.get("keyword") == "flashback")
-    return card["mana_cost"]
+        flashback: dict[str, int] = next(a["cost"] for a in card["abilities"]
+                                         if a.get("keyword") == "flashback")
+        return flashback
+    mana_cost: dict[str, int] = card["mana_cost"]
+    return mana_cost
 
 
 # -- 609.4b ------------------------------------------------------------------------------------

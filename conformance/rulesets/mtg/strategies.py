@@ -195,7 +195,8 @@ RELATION_NOTE = "metamorphic relation: "
 
 
 def relation_of(scenario: Scenario) -> str:
-    return scenario["steps"][0]["note"].removeprefix(RELATION_NOTE)
+    note: str = scenario["steps"][0]["note"]
+    return note.removeprefix(RELATION_NOTE)
 
 
 @st.composite

@@ -43,4 +43,5 @@ def card_in_setup(scenario: Scenario, cid: str) -> tuple[str, dict[str, Any]]:
 
 
 def resolve_effect(step: dict[str, Any]) -> list[dict[str, Any]]:
-    return step["do"]["resolve"]["effect"]
+    effect: list[dict[str, Any]] = step["do"]["resolve"]["effect"]
+    return effect

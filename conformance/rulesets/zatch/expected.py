@@ -143,7 +143,7 @@ def apply(state: State, by: str, part: dict[str, Any]) -> State:
 def usable(effect: dict[str, Any], by: str, turn: str, phase: str,
            battle: dict[str, Any] | None) -> bool:
     """Whether ``by`` may use ``effect`` now, with no restriction in force."""
-    kind = effect.get("kind", "ordinary")
+    kind: str = effect.get("kind", "ordinary")
     if kind == "on_field":
         return False
     if battle is None:

@@ -115,7 +115,8 @@ def unchanged(trace: Trace, scenario: gen.Scenario, i: int) -> None:
 
 
 def effect_of(scenario: gen.Scenario, cid: str) -> dict[str, Any]:
-    return ex.card_of(scenario["setup"], cid)[2].get("effect", {})
+    effect: dict[str, Any] = ex.card_of(scenario["setup"], cid)[2].get("effect", {})
+    return effect
 
 
 # -- jammer •2 (and use-most •1, •2, stay •2, standby •2) ------------------------------------

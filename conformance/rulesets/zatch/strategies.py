@@ -76,7 +76,8 @@ def jammer(draw: Any, cid: str) -> dict[str, Any]:
 
 
 def cost_of(effect: dict[str, Any]) -> int:
-    return effect.get("cost", {}).get("mp", 0)
+    mp: int = effect.get("cost", {}).get("mp", 0)
+    return mp
 
 
 # -- jammer •2: effects that discard a card or remove a lasting effect ----------------------
@@ -147,7 +148,8 @@ def negation_scenarios(draw: Any, battle_stays: bool = True) -> Scenario:
     if draw(st.integers(0, 3)) == 0:
         steps += [act("pass", other(user)), act("pass", user)]
     steps.append(use("j", other(user)))
-    return draw(touching_board({"setup": setup, "steps": steps}, effect))
+    scenario: Scenario = draw(touching_board({"setup": setup, "steps": steps}, effect))
+    return scenario
 
 
 # -- jammer •5: chains of jammers ------------------------------------------------------------
@@ -182,7 +184,9 @@ def chain_scenarios(draw: Any) -> Scenario:
     on_field = draw(st.booleans())
     effect = draw(ordinary_effect(on_field, battle_stays=False))
     costs = draw(st.lists(st.integers(0, 1), min_size=1, max_size=6))
-    return draw(touching_board(chain_scenario(effect, draw(PLAYER), on_field, costs), effect))
+    scenario: Scenario = draw(touching_board(chain_scenario(effect, draw(PLAYER), on_field,
+                                                            costs), effect))
+    return scenario
 
 
 # -- jammer •3: fired standby and on-field effects -------------------------------------------
@@ -389,7 +393,7 @@ def restriction_scenarios(draw: Any) -> Scenario:
 
 @st.composite
 def unnegatable_scenarios(draw: Any) -> Scenario:
-    scenario = draw(negation_scenarios(battle_stays=False))
+    scenario: Scenario = draw(negation_scenarios(battle_stays=False))
     u = effect_step(scenario)
     user = scenario["steps"][u]["do"]["by"]
     effect = next(c for c in scenario["setup"][user].get("field", [])
@@ -407,7 +411,7 @@ def unnegatable_scenarios(draw: Any) -> Scenario:
 
 @st.composite
 def interrupt_scenarios(draw: Any) -> Scenario:
-    scenario = draw(window_scenarios())
+    scenario: Scenario = draw(window_scenarios())
     used = [s["do"]["use"] for s in scenario["steps"] if "use" in s["do"]]
     for step in scenario["steps"]:
         if "use" in step["do"] and used and draw(st.booleans()):
