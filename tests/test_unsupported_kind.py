@@ -5,6 +5,7 @@ why")."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_the_skipped_reply_carries_the_kind_only_when_given():
 
 
 def test_skips_are_counted_by_kind():
-    results = [{"status": "skip", "skip_kind": "engine-gap"},
-               {"status": "skip", "skip_kind": "engine-gap"},
-               {"status": "skip"}, {"status": "pass", "skip_kind": None}]
+    results: list[dict[str, Any]] = [{"status": "skip", "skip_kind": "engine-gap"},
+                                     {"status": "skip", "skip_kind": "engine-gap"},
+                                     {"status": "skip"}, {"status": "pass", "skip_kind": None}]
     assert skip_kinds(results) == [("engine-gap", 2), ("no kind given", 1)]
