@@ -292,14 +292,21 @@ class Runner:
             # the steps answered before the stop are judged first: a wrong answer
             # there is a failure whatever came after it
             outcomes, stopped = exc.played, exc
+        # every step is judged: the result names the first that failed and lists the
+        # mismatches of all of them (each path says its step)
+        mismatches: list[Mismatch] = []
+        first_failed: int | None = None
         for step_no, (step, (reply, state)) in enumerate(zip(case.steps, outcomes, strict=False),
                                                        start=1):
-            mismatches = match_step(step.get("expect", {}), reply, state, f"step {step_no}")
-            if mismatches:
-                return self._result(case, status="fail", step=step_no, mismatches=mismatches,
-                                    message=_first_line(mismatches),
-                                    duration=time.perf_counter() - began,
-                                    location=_location(case, self._cwd, step_no))
+            found = match_step(step.get("expect", {}), reply, state, f"step {step_no}")
+            if found and first_failed is None:
+                first_failed = step_no
+            mismatches += found
+        if first_failed is not None:
+            return self._result(case, status="fail", step=first_failed, mismatches=mismatches,
+                                message=_first_line(mismatches),
+                                duration=time.perf_counter() - began,
+                                location=_location(case, self._cwd, first_failed))
         if isinstance(stopped, Unsupported):
             return self._result(case, status="skip", step=stopped.step,
                                 message=f"unsupported: {stopped.reason}", skip_kind=stopped.kind,

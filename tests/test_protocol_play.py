@@ -116,6 +116,15 @@ def test_a_play_that_stops_names_the_step_it_stopped_at(fault, status):
     assert (result.status, result.step) == (status, 2)
 
 
+def test_every_failing_step_is_in_the_result_and_the_first_is_named():
+    steps = ({"do": {"n": 1}, "expect": {"outcome": "rejected"}}, STEPS[1],
+             {"do": {"n": 3}, "expect": {"outcome": "accepted"}})
+    result = run(Scripted(), *steps)
+    assert (result.status, result.step) == ("fail", 1)
+    assert [m.path.split(":")[0] for m in result.mismatches] == ["step 1", "step 3"]
+    assert result.message.endswith("(+1 more)")
+
+
 def test_a_mismatch_before_the_stop_is_the_result():
     # step 1 mismatches, step 2 breaks the engine: the case fails at step 1
     steps = ({"do": {"n": 1}, "expect": {"outcome": "rejected"}}, *STEPS[1:])
