@@ -29,20 +29,9 @@ ROOT = Path(__file__).parents[2]
 VOCABULARY = Vocabulary("mtg")
 SCHEMA, DEFS, DOC, CASES = VOCABULARY.schema, VOCABULARY.defs, VOCABULARY.doc, VOCABULARY.cases
 validator, problems, mentioned = VOCABULARY.validator, VOCABULARY.problems, VOCABULARY.mentioned
-ENTRIES = ("setup", "action", "card_state", "player_state", "event")
-FRAME = ("scenario", "step", "expect")
 
 
-# -- 1. the schema itself ------------------------------------------------------------------
-
-def test_schema_is_valid_with_described_and_used_defs():
-    jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    refs = {n["$ref"].removeprefix("#/$defs/") for n in walk(SCHEMA)
-            if isinstance(n, dict) and "$ref" in n}
-    assert refs <= set(DEFS)
-    assert not set(DEFS) - refs - set(ENTRIES) - set(FRAME)
-    assert not [name for name, sub in DEFS.items() if "description" not in sub]
-
+# -- 1. the schema itself: test_pack_vocabularies.py, for every pack ----------------------
 
 # -- 2. the catalogue and the generators -----------------------------------------------------
 

@@ -28,34 +28,8 @@ SCHEMA, DOC, CASES = VOCABULARY.schema, VOCABULARY.doc, VOCABULARY.cases
 validator, problems = VOCABULARY.validator, VOCABULARY.problems
 _walk = walk
 
-#: The entry points the catalogue loader validates against, and the extra ones.
-ENTRIES = ("setup", "action", "card_state", "player_state", "event")
-EXTRA_ENTRIES = ("scenario", "step", "expect")
 
-
-# -- 1. the schema itself ------------------------------------------------------------------
-
-def test_schema_is_a_valid_2020_12_schema_with_the_entry_points():
-    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    for entry in ENTRIES + EXTRA_ENTRIES:
-        assert entry in SCHEMA["$defs"], entry
-        jsonschema.Draft202012Validator.check_schema({**SCHEMA, "$ref": f"#/$defs/{entry}"})
-
-
-def test_every_ref_points_at_a_def_and_every_def_is_used_or_an_entry():
-    refs = {n["$ref"] for n in _walk(SCHEMA) if isinstance(n, dict) and "$ref" in n}
-    assert all(r.startswith("#/$defs/") for r in refs), refs
-    named = {r.removeprefix("#/$defs/") for r in refs}
-    assert named <= set(SCHEMA["$defs"]), named - set(SCHEMA["$defs"])
-    unused = set(SCHEMA["$defs"]) - named - set(ENTRIES) - set(EXTRA_ENTRIES)
-    assert not unused, unused
-
-
-def test_every_def_is_described():
-    undescribed = [name for name, sub in SCHEMA["$defs"].items() if "description" not in sub]
-    assert not undescribed, undescribed
-
+# -- 1. the schema itself: test_pack_vocabularies.py, for every pack ----------------------
 
 # -- 2. the catalogue ----------------------------------------------------------------------
 

@@ -31,13 +31,7 @@ validator, problems, mentioned = VOCABULARY.validator, VOCABULARY.problems, VOCA
 _walk = walk
 
 
-def test_schema_is_valid_and_every_def_is_described():
-    jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    assert not [name for name, sub in DEFS.items() if "description" not in sub]
-    refs = {n["$ref"].removeprefix("#/$defs/") for n in _walk(SCHEMA)
-            if isinstance(n, dict) and "$ref" in n}
-    assert refs <= set(DEFS)
-
+# -- the schema itself: test_pack_vocabularies.py, for every pack ---------------------------
 
 # -- the catalogue and the generators speak the vocabulary ---------------------------------
 
