@@ -7,11 +7,7 @@ process like a user's shell and are marked slow.
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import io
 import json
-import os
 import re
 import signal
 import sys
@@ -19,39 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
+from commands import FAKES
+from commands import TOY_ENV as ENV
+from commands import conformance_in_process as conformance
 from terminal import Terminal
 from toy import write_catalogue
-
-from conformance._cli import main
-
-HERE = Path(__file__).parents[1]
-ENV = {**os.environ, "PYTHONPATH": str(HERE / "support")}
-
-
-@dataclasses.dataclass
-class Ran:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def conformance(*args, cwd=None) -> Ran:
-    """``conformance ARGS`` in-process: exit status and output, as a child process gives them."""
-    stdout, stderr = io.StringIO(), io.StringIO()
-    sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own handler
-    here = Path.cwd()
-    try:
-        if cwd is not None:
-            os.chdir(cwd)
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            try:
-                code = main([str(a) for a in args])
-            except SystemExit as exc:  # argparse exits on bad usage
-                code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        os.chdir(here)
-        signal.signal(signal.SIGTERM, sigterm)
-    return Ran(code, stdout.getvalue(), stderr.getvalue())
 
 
 @pytest.fixture
@@ -181,7 +149,7 @@ def _processes_mentioning(marker: str) -> list[int]:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the engine")
 def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
     marker = str(tmp_path / "hang-engine.log")
-    engine = "cmd:" + " ".join([sys.executable, str(HERE / "fakes" / "hang.py"),
+    engine = "cmd:" + " ".join([sys.executable, str(FAKES / "hang.py"),
                                 "--after", "2", "--log", marker])
     out = tmp_path / "out"
     term = Terminal(

@@ -5,15 +5,14 @@ from __future__ import annotations
 import shlex
 import sys
 import time
-from pathlib import Path
+
+from commands import fake_engine
 
 from conformance._cli import main
 
-ENGINES = Path(__file__).parents[1] / "fakes"
-
 
 def fake(name: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(ENGINES / f"{name}.py")])
+    return fake_engine(f"{name}.py")
 
 
 def doctor(capsys, spec: str) -> tuple[int, str]:

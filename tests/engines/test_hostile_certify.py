@@ -7,12 +7,10 @@ this file checks what a user sees: the report.
 
 from __future__ import annotations
 
-import shlex
-import sys
 import time
-from pathlib import Path
 
 import pytest
+from commands import fake_engine
 
 from conformance._certify import RunConfig, certify, exit_status
 from conformance._runner import STDERR_KEEP, Selection
@@ -22,7 +20,6 @@ from conformance.report import render, validate_report, write_reports
 # real (misbehaving) processes: the slow layer
 pytestmark = pytest.mark.slow
 
-ENGINES = Path(__file__).parents[1] / "fakes"
 TIMEOUT = 0.5
 # four Vision cases, named so the catalogue growing does not change the count,
 # so a fault mid-run shows the run going on after it
@@ -34,7 +31,7 @@ SELECTION = Selection(rulesets=["vision"], properties=False,
 
 
 def spec(script: str, *args: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(ENGINES / script), *args])
+    return fake_engine(script, *args)
 
 
 @pytest.mark.parametrize(("script", "args", "says"), [

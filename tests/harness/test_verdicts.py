@@ -22,6 +22,10 @@ from pathlib import Path
 
 import pytest
 import toy
+from commands import ROOT, SUPPORT
+from commands import TOY_ENV as ENV
+from commands import conformance_child as conformance
+from commands import fake_engine as script
 from terminal import Terminal
 
 from conformance._catalogue import load_catalogue
@@ -30,21 +34,6 @@ from conformance._errors import did_you_mean
 from conformance._runner import Selection
 from conformance._settings import get_profile
 from conformance.report import render, validate_report
-
-HERE = Path(__file__).parents[1] / "support"
-ROOT = HERE.parents[1]
-ENGINES = HERE.parent / "fakes"
-ENV = {**os.environ, "PYTHONPATH": str(HERE)}
-
-
-def conformance(*args: object, cwd: Path | None = None, env: dict | None = None,
-                ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance", *map(str, args)],
-                          capture_output=True, text=True, env=env or ENV, cwd=cwd, timeout=300)
-
-
-def script(name: str, *args: str) -> str:
-    return "cmd:" + shlex.join([sys.executable, str(ENGINES / name), *args])
 
 
 # -- 1. no green without a verdict ---------------------------------------------------------
@@ -252,7 +241,7 @@ def test_a_python_adapter_in_the_current_folder_works_as_the_readme_says(tmp_pat
     project = tmp_path / "project"
     project.mkdir()
     (project / "myengine_adapter.py").write_text(
-        (HERE / "toy.py").read_text() + "\n\ndef create():\n    return WrongEngine()\n")
+        (SUPPORT / "toy.py").read_text() + "\n\ndef create():\n    return WrongEngine()\n")
     cases = toy.write_catalogue(tmp_path / "cases")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     run = conformance("certify", "--engine", "python:myengine_adapter:create", "--cases",

@@ -15,11 +15,11 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import toy
+from commands import conformance_child
 
 from conformance._errors import ExitCode
 
@@ -38,8 +38,7 @@ def site(tmp_path: Path) -> Path:
 
 def conformance(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(site), "CONFORMANCE_CACHE": ""}
-    return subprocess.run([sys.executable, "-m", "conformance", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return conformance_child(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture
