@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import conformance
+from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
 from conformance._verdict import verdict

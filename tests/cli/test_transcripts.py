@@ -9,7 +9,7 @@ import shlex
 import subprocess
 import sys
 
-from test_cli import conformance
+from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
 from conformance._certify import RunConfig, certify

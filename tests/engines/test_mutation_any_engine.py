@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import toy
-from test_cli import conformance
+from commands import conformance_in_process as conformance
 
 NODE = shutil.which("node")
 ENGINE = Path(__file__).parents[1] / "fakes" / "toy-mutants.js"
