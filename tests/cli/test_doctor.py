@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-import time
 
 from commands import fake_engine
 
@@ -21,11 +20,11 @@ def doctor(capsys, spec: str) -> tuple[int, str]:
 
 
 def test_a_well_wired_engine_passes_every_check_in_seconds(capsys):
-    began = time.monotonic()
+    # "in seconds" is doctor's own --timeout (5 s, see doctor()): a check that takes
+    # longer is a timeout, a problem, and a non-zero exit
     code, out = doctor(capsys, "cmd:" + shlex.join([sys.executable, "-m",
                                                     "reference_engine.serve"]))
     assert code == 0, out
-    assert time.monotonic() - began < 30
     for ruleset in ("mtg", "vision", "zatch"):
         for step in ("start", "act", "observe"):
             assert f"✓ {ruleset}: {step}" in out, out

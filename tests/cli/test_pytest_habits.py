@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+import toy
 from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
+from conformance import _runner
 from conformance._verdict import verdict
 
 ENGINE = "python:toy:WrongEngine"   # fails both add cases, passes the negative one
@@ -149,7 +151,26 @@ def test_verbose_prints_one_line_per_item_as_it_finishes(cases):
     assert lines[-1].endswith("[3/3]")
 
 
-def test_durations_lists_the_slowest_items(cases):
+class Clock:
+    """The runner's clock, in place of `time` in conformance._runner: it moves only when
+    the toy SlowEngine "sleeps", so an item's duration is exactly its acts' seconds."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    monotonic = perf_counter
+
+
+def test_durations_lists_the_slowest_items(cases, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(_runner, "time", clock)
+    monkeypatch.setattr(toy, "sleep", clock.sleep)
     proc = conformance("run", "--engine", "python:toy:SlowEngine", "--cases", cases,
                        "--select", "toy/add/*", "--durations", "1")
     summary = proc.stdout.split("slowest 1 items:\n", 1)[1].splitlines()

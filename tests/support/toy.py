@@ -12,6 +12,7 @@ tests/test_entry_point_packs.py installs with this catalogue in it.
 
 from __future__ import annotations
 
+from time import sleep
 from typing import Any
 
 from conformance import Unsupported
@@ -148,12 +149,11 @@ class MutatingEngine(ToyEngine):
 
 
 class SlowEngine(ToyEngine):
-    """Takes its time on every action, so a test can interrupt a run mid-way."""
+    """Takes its time on every action, so a test can interrupt a run mid-way (a test
+    running it in-process may replace `sleep`, this module's, with a fake clock's)."""
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        import time
-
-        time.sleep(1.0)
+        sleep(1.0)
         return super().act(action)
 
 
