@@ -1,4 +1,4 @@
-"""Misbehaving engines (tests/engines/) through the real subprocess adapter.
+"""Misbehaving engines (tests/fakes/) through the real subprocess adapter.
 
 For each one: the right `EngineFault` subtype, a message that names the fault
 and the request, a bounded stderr, the process really gone, the harness never

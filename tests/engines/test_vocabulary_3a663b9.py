@@ -1,6 +1,6 @@
 """Issue 26's "done when" against a real engine of Vision vocabulary 1: the reference
 engine of commit 3a663b9, extracted from git and served by its own suite of that time
-(tests/engines/vision_3a663b9.py), certified by today's suite on the vision catalogue.
+(tests/fakes/vision_3a663b9.py), certified by today's suite on the vision catalogue.
 
 Declaring ``"vocabulary": {"vision": 1}``, every item passes, is skipped naming what
 of version 2 it needs, or fails on a rule that engine got wrong (GENUINE: each was

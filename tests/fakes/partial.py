@@ -3,7 +3,7 @@ just the ``battle_damage`` and ``draw`` actions and answers `Unsupported` to the
 
 It plays what it maps correctly, so every item it runs passes and most are
 skipped: the shape of an engine author's first week (issue "honest verdicts").
-``python:partial:create`` with tests/engines on the path.
+``python:partial:create`` with tests/fakes on the path.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The toy ruleset (tests/toy.py) over JSON Lines, in another language, with two
+// The toy ruleset (tests/support/toy.py) over JSON Lines, in another language, with two
 // mutants of its own: mutation analysis must score these, whatever engine it runs.
 //   node toy-mutants.js [--no-echo]   (--no-echo: never says which mutant it is)
 "use strict";

@@ -1,6 +1,6 @@
 """The reference engine of commit 3a663b9 (Vision vocabulary 1) as a subprocess engine.
 
-``python tests/engines/vision_3a663b9.py --tree DIR [--declare 1|none]``: DIR holds
+``python tests/fakes/vision_3a663b9.py --tree DIR [--declare 1|none]``: DIR holds
 the repository at 3a663b9 (``git archive 3a663b9 | tar -x -C DIR``); without
 ``--tree`` the commit is extracted from this checkout into a temporary folder.
 The old ``python -m reference_engine.serve`` runs there, on that tree's own

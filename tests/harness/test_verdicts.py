@@ -3,7 +3,7 @@ and red only when it broke a seed rule.
 
 Misbehaving engines are driven through the CLI as a user would; the engines
 that follow the seed but differ from the reference engine where the seed is
-silent are written for the purpose (tests/seed_faithful.py), never the
+silent are written for the purpose (tests/support/seed_faithful.py), never the
 reference engine itself.
 """
 

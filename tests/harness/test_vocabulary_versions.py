@@ -203,7 +203,7 @@ def test_an_engine_speaking_vision_1_gets_no_failure_from_later_vocabulary() -> 
     version 2 is skipped naming what it needs; everything else has the verdict the
     same engine gets declaring nothing (the latest); and the gate never fired, so no
     word of version 2 reached the engine, properties included.  The issue's "done
-    when" against the engine of 3a663b9 itself is tests/test_vocabulary_3a663b9.py."""
+    when" against the engine of 3a663b9 itself is tests/engines/test_vocabulary_3a663b9.py."""
     old, latest = _vision_run("create"), _vision_run("create_latest")
     now = {r["id"]: r for r in latest["results"]}
     assert latest["vocabulary"]["note"].startswith("the engine declared no vocabulary")

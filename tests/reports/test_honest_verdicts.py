@@ -35,7 +35,7 @@ ENGINES = Path(__file__).parents[1] / "fakes"
 
 @pytest.fixture
 def partial_engine(monkeypatch):
-    """tests/engines/partial.py importable as ``python:partial:...``."""
+    """tests/fakes/partial.py importable as ``python:partial:...``."""
     monkeypatch.syspath_prepend(str(ENGINES))
     return "python:partial:create"
 

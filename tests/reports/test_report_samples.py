@@ -1,8 +1,8 @@
-"""Hand-built report dicts shared by the tests/test_report_*.py files.
+"""Hand-built report dicts shared by the tests/reports/test_report_*.py files.
 
 Results are built through `Result.to_json()` so the samples have exactly the
 shape the runner produces.  (Kept in a test module rather than a conftest so
-that this layer stays inside tests/test_report*.py.)
+that this layer stays inside tests/reports/.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A ruleset in a distribution of its own: found through entry points, nothing in the core.
 
-tests/toy_pack/ is that distribution (the toy ruleset of tests/toy.py as a
+tests/toy_pack/ is that distribution (the toy ruleset of tests/support/toy.py as a
 pack: properties, vocabulary, a reference-engine pack with two mutants, and a
 ``*.dist-info`` with its entry points).  Each test copies it into a folder,
 writes the toy catalogue into the pack's ``cases/`` and puts the folder on the

@@ -3,7 +3,7 @@
 The schema is the one statement of the vocabulary: the words the Vision
 reference engine reads (its key sets in reference_engine/vision/vocabulary.py)
 are tested against it here (the other packs test theirs in
-tests/test_<ruleset>_vocabulary.py), and everything the engine answers over
+tests/rulesets/test_<ruleset>_vocabulary.py), and everything the engine answers over
 the whole catalogue, every installed ruleset (every event, every observed
 card and player) must be valid vocabulary of the case's ruleset, so an engine author
 mapping the schema maps what the reference does.

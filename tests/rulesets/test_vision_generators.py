@@ -7,7 +7,8 @@ this test draws each property's scenarios as the default profile does
 (derandomized, the same number of examples) and fails when one of them is
 never generated.
 
-Print the counts: ``python tests/test_vision_generators.py [PROFILE]``.
+Print the counts:
+``PYTHONPATH=tests/support python tests/rulesets/test_vision_generators.py [PROFILE]``.
 The properties also record them as Hypothesis events during a run.
 """
 

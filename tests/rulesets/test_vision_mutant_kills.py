@@ -2,8 +2,9 @@
 each mutant is caught, for every rule it breaks, by a case or rule property tagged
 with that rule: never only by the differential property (issue 9).
 
-The per-rule table: ``python tests/vision_kills.py`` (killed/total per rule) or
-``python tests/vision_kills.py certify --mutants`` (which item caught which mutant).
+The per-rule table: ``python tests/support/vision_kills.py`` (killed/total per rule)
+or ``python tests/support/vision_kills.py certify --mutants`` (which item caught which
+mutant).
 """
 
 from __future__ import annotations

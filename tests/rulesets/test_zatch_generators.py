@@ -1,7 +1,7 @@
 """The Zatch strategies reach the vocabulary their properties' rules are about.
 
-The same check as tests/test_vision_generators.py, with the shared helpers of
-tests/property_runs.py: for every rule a Zatch property is tagged with,
+The same check as tests/rulesets/test_vision_generators.py, with the shared helpers of
+tests/support/property_runs.py: for every rule a Zatch property is tagged with,
 `RULE_FEATURES` names the vocabulary features (see
 `conformance.rulesets.zatch.strategies.features`) a fair test of that rule must
 meet, and every property tagged with the rule must generate each of them at
@@ -10,7 +10,7 @@ least once at the `certify` profile (60 examples, derandomized as a run draws).
 At the `ci` profile (30 examples) the same holds except where `CI_NEVER` says
 (docs/rulesets/zatch.md lists both).  The properties record the features as
 Hypothesis events during a run.  Print the counts:
-``python tests/test_zatch_generators.py [PROFILE]``.
+``PYTHONPATH=tests/support python tests/rulesets/test_zatch_generators.py [PROFILE]``.
 """
 
 from __future__ import annotations

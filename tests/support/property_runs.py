@@ -4,7 +4,7 @@
 profile); `as_case` turns a counterexample back into a `Case` after checking it
 against the case schema, so a test can replay it on other engines.  `generated`
 and `never_generated` are the generator-coverage check every pack's
-tests/test_<ruleset>_generators.py makes: which vocabulary features a property's
+tests/rulesets/test_<ruleset>_generators.py makes: which vocabulary features a property's
 strategy draws at a profile's budget, and which features its rules need it never drew.
 """
 

@@ -7,7 +7,7 @@ Setup ``{start: N}``; action ``{add: K}`` (rejected when K < 0); observation
 
 The same ruleset as an installed pack (properties, vocabulary, a reference
 engine with mutants) is tests/toy_pack/, a distribution of its own that
-tests/test_entry_point_packs.py installs with this catalogue in it.
+tests/rulesets/test_entry_point_packs.py installs with this catalogue in it.
 """
 
 from __future__ import annotations

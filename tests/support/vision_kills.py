@@ -4,9 +4,9 @@ Mutation analysis (``conformance certify --mutation``) counts a mutant as
 killed when any item tagged with one of its rules fails, and the differential
 property is tagged with every rule.  This module asks the stricter question
 issue 9 asks: for each mutant and *each* rule it breaks, does a case or rule
-property tagged with that rule fail?  ``python tests/vision_kills.py`` prints
+property tagged with that rule fail?  ``python tests/support/vision_kills.py`` prints
 the per-rule table (killed/total); ``... certify --mutants [NAME...]`` which item
-caught each mutant; tests/test_vision_mutant_kills.py asserts it.
+caught each mutant; tests/rulesets/test_vision_mutant_kills.py asserts it.
 """
 
 from __future__ import annotations

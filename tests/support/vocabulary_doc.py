@@ -1,6 +1,6 @@
 """What every pack's vocabulary tests share: its schema entered at one $def, and its doc's code.
 
-Each ruleset's tests/test_<ruleset>_vocabulary.py holds its schema, its doc and
+Each ruleset's tests/rulesets/test_<ruleset>_vocabulary.py holds its schema, its doc and
 its reference engine together with these.
 """
 
