@@ -4,7 +4,7 @@ fastjsonschema implements draft 7; `for_compiler` rewrites the few places
 where 2020-12 means something else (keywords beside ``$ref``; ``==`` that
 confuses True with 1 in enum and const), `fast_enough` tells which schemas
 use only keywords it compiles, and `compile_check` caches the generated code
-(`conformance._cache`).  tests/test_schemas.py compares the result with
+(`conformance._cache`).  tests/harness/test_schemas.py compares the result with
 jsonschema on real and mutated documents.
 """
 

@@ -9,7 +9,7 @@ Validate fast, explain slowly: `check` is a schema compiled to Python by
 fastjsonschema (a few µs per message), used on every message and file;
 `validator` is the full jsonschema validator, imported and built only to word
 the error once a check has failed.  Both read the same schema, and
-tests/test_schemas.py holds them to the same verdicts.
+tests/harness/test_schemas.py holds them to the same verdicts.
 """
 
 from __future__ import annotations

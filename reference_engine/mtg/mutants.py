@@ -2,7 +2,7 @@
 
 Every entry is data: a name, the rule ids it breaks, one sentence (the bug a
 real engine author could write), and the `rules.Rules` fields it replaces.
-tests/test_reference_mtg.py shows each one behaving differently from the
+tests/rulesets/test_reference_mtg.py shows each one behaving differently from the
 reference on some board.
 """
 

@@ -18,7 +18,7 @@ reference, or a mutant's patch of it) and injects it into the state as
 ``game.rules``, with the two rules lower layers must call but cannot import:
 ``game.resolve`` (chapter 12 resolves what deathblow sets off) and
 ``game.power_of`` (a FILTER may ask for combat power, which itself reads the
-selectors of modifiers).  tests/test_reference_layers.py checks the order.
+selectors of modifiers).  tests/rulesets/test_reference_layers.py checks the order.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Vision mutants: each is the reference engine with exactly the named rules broken.
 
 Every entry is data: a name, the rule ids it breaks, one sentence, and the
-`rules.Rules` fields it replaces.  tests/test_reference_vision.py shows each
+`rules.Rules` fields it replaces.  tests/rulesets/test_reference_vision.py shows each
 one behaving differently from the reference on some board.
 """
 

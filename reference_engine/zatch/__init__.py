@@ -5,7 +5,7 @@ Vocabulary: docs/rulesets/zatch.md.  Layers, each importing only those before it
 (``timing``, ``negation``, ``lasting``, ``battle``) → ``resolution`` →
 ``actions`` → ``rules`` (the switch points, gathered into the record injected
 into each game) → ``mutants`` (which patch it) → ``game``.
-tests/test_reference_layers.py checks the order.
+tests/rulesets/test_reference_layers.py checks the order.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every entry is data: a name, the rule ids it breaks, one sentence, and the
 `rules.Rules` fields it replaces.  Each is a bug a real engine author could
 write (off by one, wrong scope, wrong timing, wrong player, wrong precedence);
-tests/test_reference_zatch.py shows each behaving differently from the
+tests/rulesets/test_reference_zatch.py shows each behaving differently from the
 reference on some board (a catalogue case it fails and the reference passes:
 no mutant is equivalent), and `conformance mutants --run` that a seed-basis
 item kills each one but the two docs/rulesets/zatch.md lists ("Mutants only a

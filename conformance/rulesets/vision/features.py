@@ -3,7 +3,7 @@
 A property is only as strong as what its strategy generates.  Every property
 records these features with Hypothesis ``event()`` (see `_support.run_accepted`),
 so ``--hypothesis-show-statistics`` shows how often each was generated, and
-tests/test_vision_generators.py fails when a feature the property's rules
+tests/rulesets/test_vision_generators.py fails when a feature the property's rules
 concern is never generated at the default profile.
 
 Feature names are short strings: ``instr:<op>``, ``sel:<kind>`` (``card``,

@@ -1,6 +1,6 @@
 """The toy ruleset pack: a distribution of its own, found through its entry point.
 
-Its catalogue is the ``cases/`` folder beside this module (tests/toy.py writes
+Its catalogue is the ``cases/`` folder beside this module (tests/support/toy.py writes
 it there when the test builds the distribution), its vocabulary is
 ``vocabulary.json`` beside it, and its one property checks R-1 ("足す": an add
 adds exactly what it says) over generated boards.

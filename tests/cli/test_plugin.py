@@ -1,0 +1,201 @@
+"""The pytest plugin, exercised with pytester on the toy catalogue and toy engines.
+
+The runs are in-process (`pytester.runpytest`), which is fast; the plugin's
+entry point is proven in a child process once, in the inertness test.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from toy import write_catalogue
+
+HERE = Path(__file__).parents[1] / "support"
+
+
+@pytest.fixture(autouse=True)
+def toy_importable(monkeypatch):
+    """The child pytest imports the toy engines the way a user's engine is imported."""
+    monkeypatch.setenv("PYTHONPATH", str(HERE))
+
+
+def run_pytest(pytester, spec, *extra):
+    root = write_catalogue(pytester.path / "cases")
+    return pytester.runpytest(
+        "-p", "no:cacheprovider", "--engine", spec, "--conformance-cases", str(root), *extra)
+
+
+def test_plugin_is_inert_without_engine(pytester):
+    pytester.makepyfile("def test_x(): pass")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_each_case_is_an_item_with_a_stable_id(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*toy/add/two-plus-three PASSED*",
+                                 "*toy/negative/rejected PASSED*"])
+
+
+def test_keyword_selection_applies_to_conformance_items(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine", "-k", "two-plus")
+    result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_failure_shows_expected_observed_and_rerun(pytester):
+    result = run_pytest(pytester, "python:toy:WrongEngine")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*FAIL toy/add/two-plus-three [[]rules: toy/R-1[]]*",
+        "*step 1: players.p1.count:*",
+        "*expected 5*", "*observed 6*",
+        "*rerun: conformance run --engine python:toy:WrongEngine --select toy/add/two-plus-three*",
+    ])
+
+
+def test_known_failures_become_strict_xfail(pytester):
+    known = pytester.path / "known.txt"
+    known.write_text("toy/add/two-plus-three\n")
+    result = run_pytest(pytester, "python:toy:WrongEngine", "--conformance-known-failures",
+                        str(known))
+    result.assert_outcomes(passed=1, xfailed=1)
+    result = run_pytest(pytester, "python:toy:ToyEngine", "--conformance-known-failures",
+                        str(known))
+    result.assert_outcomes(passed=1, failed=1)  # strict: the known failure passed
+
+
+def test_report_files_from_a_pytest_run(pytester):
+    import json
+
+    out = pytester.path / "out"
+    result = run_pytest(pytester, "python:toy:WrongEngine", "--conformance-report", str(out))
+    result.assert_outcomes(passed=1, failed=1)
+    report = json.loads((out / "report.json").read_text())
+    assert report["summary"]["fail"] == 1 and report["summary"]["pass"] == 1
+    assert {r["id"]: r["status"] for r in report["rules"]}["toy/R-1"] == "fail"
+    assert (out / "junit.xml").is_file() and (out / "report.html").is_file()
+
+
+@pytest.mark.slow
+def test_invalid_catalogue_is_a_usage_error(pytester):
+    # a child process: in-process, pytest reports a UsageError raised while
+    # configuring as an internal error, which is not what a user sees
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "broken.yaml").write_text("id: [\n")
+    result = pytester.runpytest_subprocess("--engine", "python:toy:ToyEngine",
+                                           "--conformance-cases", str(root))
+    assert result.ret == 4  # pytest's USAGE_ERROR
+    result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
+
+
+@pytest.mark.slow
+def test_invalid_catalogue_is_a_usage_error_under_xdist_too(pytester):
+    # the controller reads the catalogue once its workers are started
+    pytest.importorskip("xdist", reason="pytest-xdist is a dev dependency (pip install -e .[dev])")
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "broken.yaml").write_text("id: [\n")
+    for quiet in ((), ("-q",)):   # with -q there is no header to read it earlier
+        result = pytester.runpytest_subprocess("--engine", "python:toy:ToyEngine",
+                                               "--conformance-cases", str(root), "-n", "2",
+                                               *quiet)
+        assert result.ret == 4
+        result.stderr.fnmatch_lines(["*broken.yaml:*invalid YAML*"])
+        assert "passed" not in result.stdout.str()
+
+
+def test_unknown_engine_is_a_usage_error(pytester):
+    result = run_pytest(pytester, "python:toy:NoSuchFactory")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*has no 'NoSuchFactory'*"])
+
+
+def test_cli_help_smoke():
+    out = subprocess.run([sys.executable, "-m", "conformance", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    for command in ("certify", "validate", "report", "rules", "failures", "mutants"):
+        assert command in out
+
+
+def test_an_engine_that_cannot_start_fails_the_session_with_exit_2(pytester):
+    result = run_pytest(pytester, "cmd:/nonexistent")
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*= conformance =*",
+                                 "ENGINE NOT CERTIFIED: the engine could not start*"])
+    assert "passed" not in result.stdout.str().splitlines()[-1]
+
+
+def test_a_session_that_checked_nothing_exits_5_unless_allowed(pytester):
+    result = run_pytest(pytester, "python:toy:SkippingEngine")
+    assert result.ret == 5
+    result.stdout.fnmatch_lines(["skipped    2: unsupported: boards with a start value*",
+                                 "verdict: no verdict*"])
+    allowed = run_pytest(pytester, "python:toy:SkippingEngine", "--conformance-allow-no-verdict")
+    assert allowed.ret == 0
+
+
+def test_the_header_names_the_catalogue(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine")
+    result.stdout.fnmatch_lines(["conformance: engine python:toy:ToyEngine; catalogue * sha256:*"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["python:toy:WrongEngine", "cmd:/nonexistent"])
+def test_xdist_workers_give_the_single_process_report_and_exit_status(pytester, spec):
+    """Under ``-n 2`` each worker runs its items; the controller builds the one report."""
+    import json
+
+    pytest.importorskip("xdist", reason="pytest-xdist is a dev dependency (pip install -e .[dev])")
+    root = write_catalogue(pytester.path / "cases")
+
+    def run(*extra):  # a child process, as users run it (in-process, workers collected nothing)
+        return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--engine", spec,
+                                             "--conformance-cases", str(root), *extra)
+
+    single = run("--conformance-report", str(pytester.path / "one"))
+    spread = run("-n", "2", "--conformance-report", str(pytester.path / "two"))
+    assert spread.ret == single.ret != 0
+    spread.stdout.fnmatch_lines(["*= conformance =*", "verdict: *"])
+    one, two = (json.loads((pytester.path / d / "report.json").read_text())
+                for d in ("one", "two"))
+    for key in ("results", "rules", "verdict", "summary", "problems", "engine"):
+        if key == "results":
+            for r in one[key] + two[key]:
+                r.pop("duration")
+        assert one[key] == two[key], key
+
+
+def test_collect_only_lists_items_without_a_verdict(pytester):
+    result = run_pytest(pytester, "python:toy:ToyEngine", "--collect-only", "-q")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*toy/add/two-plus-three"])
+    assert "verdict" not in result.stdout.str()
+
+
+def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
+    from itertools import pairwise
+
+    from conformance._plugin import spread
+
+    cases, props = [f"c{i}" for i in range(300)], [f"p{i}" for i in range(10)]
+    order = spread(cases, props)
+    assert sorted(order) == sorted(cases + props)
+    assert [x for x in order if x.startswith("c")] == cases
+    assert [x for x in order if x.startswith("p")] == props
+    at = [order.index(p) for p in props]
+    assert at[0] == 0 and at[-1] < 2 * len(order) // 3
+    gaps = {b - a for a, b in pairwise(at)}
+    assert max(gaps) - min(gaps) <= 1
+    assert spread(cases, []) == cases and spread([], props) == props
+
+
+def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
+    root = write_catalogue(pytester.path / "cases")
+    (root / "toy" / "test_inside.py").write_text("def test_inside(): assert False\n")
+    pytester.makepyfile(test_outside="def test_outside(): pass")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
+                                "--conformance-cases", str(root))
+    result.assert_outcomes(passed=3)   # the two toy cases and test_outside
