@@ -216,3 +216,15 @@ def test_importing_the_package_imports_no_validator_parser_or_hypothesis():
     out = subprocess.run([sys.executable, "-c", "import json; " + code], check=True,
                          capture_output=True, text=True).stdout
     assert json.loads(out) == []
+
+
+def test_every_shipped_schema_is_checked_by_compiled_code():
+    """One keyword the compiler does not know (``prefixItems`` did it once) sends every
+    message of every run to the slow validator, which nothing else would notice."""
+    from conformance import _compiled, _schemas
+
+    slow = {name: sorted({k for sub in _compiled._subschemas(schema)
+                          for k in sub} - _compiled.FAST_KEYWORDS)
+            for name, schema in _schemas._by_id().items()
+            if not _compiled.fast_enough(schema)}
+    assert slow == {}, "keywords fastjsonschema is not given (see conformance/_compiled.py)"
