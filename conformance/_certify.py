@@ -81,7 +81,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     runner = Runner(catalogue, engine, config.engine_spec, config.profile, config.selection,
                     reference=lambda: load_engine("reference"), properties=suite.properties,
                     transcripts=config.transcripts)
-    mutants = 0
+    mutants: list[dict[str, Any]] = []
     if config.mutation and config.engine is not None:
         from conformance._errors import UsageError
 
@@ -90,10 +90,10 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     if config.mutation:   # an engine that lists no mutants is a usage error, before the run
         from conformance._mutation import list_mutants
 
-        mutants = len(list_mutants(config.selection.rulesets, config.engine_spec))
+        mutants = list_mutants(config.selection.rulesets, config.engine_spec)
     if on_plan is not None:  # how many items each phase has, for progress bars
         on_plan({"cases": len(runner.cases()), "properties": len(runner.properties()),
-                 "mutants": mutants})
+                 "mutants": len(mutants)})
     started = datetime.datetime.now(datetime.UTC)
     began = time.perf_counter()
     results: list[Result] = []
@@ -120,7 +120,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             run_mutants(suite, config.selection.rulesets, config.profile,
                         into=mutation, on_mutant=on_mutant, jobs=config.jobs,
                         engine_spec=config.engine_spec, engine_options=config.engine_options,
-                        all_kills=config.all_kills)
+                        all_kills=config.all_kills, mutants=mutants)
             broken = [m for m in mutation["mutants"] if "error" in m]
             if broken:
                 problems.append({"kind": "mutant", "message":

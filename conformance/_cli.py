@@ -741,19 +741,9 @@ def _report_path(path: Path) -> Path:
 
 def _read_report(path: Path) -> dict[str, Any]:
     """A report.json, checked against the schema: a wrong file is one clear line."""
-    from conformance.report import InvalidReport, validate_report
+    from conformance._report import Report
 
-    try:
-        report: dict[str, Any] = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read report {path}: {exc}") from exc
-    try:
-        validate_report(report)
-    except InvalidReport as exc:
-        first = exc.errors[0] if exc.errors else str(exc)
-        raise UsageError(f"{path} is not a report.json this version reads ({first}); "
-                         "pass the report.json a `conformance certify --out` wrote") from None
-    return report
+    return Report.read(path).data
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

@@ -111,12 +111,16 @@ class Connection:
             self.start(ruleset, setup)
             started = True
             for action, wanted in steps:
-                reply = self.act(action)
-                outcomes.append((reply, self.observe() if wanted else None))
+                outcomes.append(self._step(action, wanted))
         except (Unsupported, EngineFault) as exc:
             exc.played, exc.step = outcomes, len(outcomes) + 1 if started else None
             raise
         return outcomes
+
+    def _step(self, action: dict[str, Any], wanted: bool) -> Outcome:
+        """One step of `play`: the act answer, and the state after it when ``wanted``."""
+        reply = self.act(action)
+        return reply, self.observe() if wanted else None
 
 
 class _Stopped(ConformanceError):
@@ -193,14 +197,12 @@ class EngineReportedError(EngineFault):
     """The engine caught an error itself and said so (an explicit error reply)."""
 
 
-def check_mutant_echo(info: dict[str, Any], mutant: str | None, label: str) -> None:
-    """An engine asked to be a mutant must say it is that mutant: otherwise its
-    results would be scored as the mutant's while it plays unbroken."""
-    if mutant is None:
-        return
+def mutant_echo_problem(info: dict[str, Any], mutant: str | None) -> str | None:
+    """What is wrong with a hello that does not echo the mutant it was asked for (None
+    when nothing is): its results would be scored as the mutant's while it plays unbroken."""
     echoed = info.get("capabilities", {}).get("mutant")
-    if echoed != mutant:
-        raise ProtocolViolation(
-            f"{label} was asked to behave as mutant {mutant!r} but its hello says "
+    if mutant is None or echoed == mutant:
+        return None
+    return (f"was asked to behave as mutant {mutant!r} but its hello says "
             f"capabilities.mutant = {echoed!r}; echo the mutant it was asked for "
             "(docs/protocol.md, 'Mutants')")

@@ -32,7 +32,7 @@ from conformance._engine import (
     EngineFault,
     ProtocolViolation,
     Unsupported,
-    check_mutant_echo,
+    mutant_echo_problem,
 )
 from conformance._errors import UsageError, did_you_mean
 from conformance._protocol import json_copy
@@ -152,7 +152,9 @@ class InProcessEngine(Connection):
             engine = self._call(self._factory)
             if self._mutant is not None:
                 self._info = self._answer("hello", engine.hello, mutant=self._mutant)
-                check_mutant_echo(self._info, self._mutant, f"engine {self._spec!r}")
+                problem = mutant_echo_problem(self._info, self._mutant)
+                if problem is not None:
+                    raise ProtocolViolation(f"engine {self._spec!r} {problem}")
             self._engine = engine
         return self._engine
 

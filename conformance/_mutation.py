@@ -48,7 +48,8 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 on_mutant: Callable[[dict[str, Any]], None] | None = None,
                 jobs: int = 1, engine_spec: str = "reference",
                 engine_options: dict[str, Any] | None = None,
-                all_kills: bool = False) -> dict[str, Any]:
+                all_kills: bool = False,
+                mutants: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
     The catalogue is the one in ``suite``, loaded once.  With ``jobs`` > 1 the
@@ -56,12 +57,14 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     suite already loaded).  Rows are added to ``into`` (``{"mutants": [...],
     "score": ...}``) as they finish, so an interrupted run keeps the ones done;
     an interrupt inside a mutant's run is raised again as KeyboardInterrupt
-    rather than moving on.
+    rather than moving on.  ``mutants`` is what `list_mutants` gave, when the
+    caller asked already (asking starts the engine).
     """
     result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
                                                              "certified_score": 1.0}
     rows: list[dict[str, Any]] = result["mutants"]
-    mutants = list_mutants(rulesets, engine_spec)
+    if mutants is None:
+        mutants = list_mutants(rulesets, engine_spec)
     order = {m["name"]: i for i, m in enumerate(mutants)}
     job = _Job(suite, profile, engine_spec, engine_options or {}, all_kills)
 

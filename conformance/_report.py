@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from conformance._results import Mismatch, Result
+from conformance._results import Result
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,11 +26,21 @@ class Report:
 
     @classmethod
     def read(cls, path: str | Path) -> Report:
-        """A report.json, checked against the report schema (`InvalidReport` if not one)."""
-        from conformance.report import validate_report
+        """A report.json, checked against the report schema: a file that cannot be read
+        or is not a report is a `UsageError` in one clear line."""
+        from conformance._errors import UsageError
+        from conformance.report import InvalidReport, validate_report
 
-        data = json.loads(Path(path).read_text("utf-8"))
-        validate_report(data)
+        try:
+            data = json.loads(Path(path).read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot read report {path}: {exc}") from exc
+        try:
+            validate_report(data)
+        except InvalidReport as exc:
+            first = exc.errors[0] if exc.errors else str(exc)
+            raise UsageError(f"{path} is not a report.json this version reads ({first}); "
+                             "pass the report.json a `conformance certify --out` wrote") from None
         return cls(data)
 
     @classmethod
@@ -77,8 +87,7 @@ class Report:
     @property
     def results(self) -> list[Result]:
         """One result per case and property, in catalogue order."""
-        return [Result(**{**r, "mismatches": [Mismatch(**m) for m in r["mismatches"]]})
-                for r in self.data["results"]]
+        return [Result.from_json(r) for r in self.data["results"]]
 
     def result(self, item_id: str) -> Result:
         """The result of one case or property; KeyError when it did not run."""

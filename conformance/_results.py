@@ -62,7 +62,7 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
-        """The result `to_json` wrote (a pytest-xdist worker sends results this way)."""
+        """The result `to_json` wrote (report.json's, or what a pytest-xdist worker sends)."""
         return cls(**{**data, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
 
 

@@ -46,7 +46,7 @@ from conformance._engine import (
     ProtocolViolation,
     Step,
     Unsupported,
-    check_mutant_echo,
+    mutant_echo_problem,
 )
 from conformance._errors import UsageError
 
@@ -182,21 +182,16 @@ class SubprocessEngine(Connection):
                 raise
             except (Unsupported, EngineFault) as exc:
                 broken = exc
-        outcomes: list[Outcome] = []
-        started = False
-        try:
-            self.start(ruleset, setup)
-            started = True
-            for action, wanted in steps:
-                reply = self._act(action, wanted and self._observe_in_act)
-                outcomes.append((reply, self.observe() if wanted else None))
-        except (Unsupported, EngineFault) as exc:
-            exc.played, exc.step = outcomes, len(outcomes) + 1 if started else None
-            raise
+        outcomes = super().play(ruleset, setup, steps)
         if broken is not None:
             broken.played = outcomes
             raise broken
         return outcomes
+
+    def _step(self, action: dict[str, Any], wanted: bool) -> Outcome:
+        """One request at a time, a step's state rides along with its act only when wanted."""
+        reply = self._act(action, wanted and self._observe_in_act)
+        return reply, self.observe() if wanted else None
 
     def _play_batched(self, ruleset: str, setup: dict[str, Any],
                       steps: Sequence[Step]) -> list[Outcome]:
@@ -292,11 +287,9 @@ class SubprocessEngine(Connection):
             fields["mutant"] = self._mutant
         info = _protocol.normalize("hello", self._request("hello", fields,
                                                           self._startup_timeout))
-        if self._mutant is not None:
-            try:
-                check_mutant_echo(info, self._mutant, self._label())
-            except ProtocolViolation as exc:
-                self._fault(ProtocolViolation, exc.message.removeprefix(self._label() + " "))
+        problem = mutant_echo_problem(info, self._mutant)
+        if problem is not None:
+            self._fault(ProtocolViolation, problem)
         self._info = info
 
     @property
