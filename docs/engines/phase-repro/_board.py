@@ -34,6 +34,9 @@ def card(name: str, text: str, types: str, colors: str = "", cost: str = "",
     return c
 
 
+FILLER = card("Test Filler", "", "Artifact")
+
+
 class Board:
     """A two-player game (seat 0 is p1, active, with priority) holding ``cards``:
     ``(seat, zone, card)`` with zone one of battlefield, graveyard, hand, library,
@@ -41,9 +44,10 @@ class Board:
 
     def __init__(self, cards: list[tuple[int, str, dict[str, Any]]],
                  life: tuple[int, int] = (20, 20)) -> None:
-        faces = {c["name"].lower(): phase.build_oracle_face(c, None) for _, _, c in cards}
+        faces = {c["name"].lower(): phase.build_oracle_face(c, None)
+                 for c in [FILLER] + [c for _, _, c in cards]}
         self.engine = phase.Engine.from_json(json.dumps(faces))
-        decks: list[list[str]] = [[], []]
+        decks: list[list[str]] = [[FILLER["name"]], [FILLER["name"]]]  # no empty deck
         for seat, _, c in cards:
             decks[seat].append(c["name"])
         game = self.engine.new_game(decks[0], decks[1], seed=1, first_player=0)
@@ -61,6 +65,8 @@ class Board:
         for p in st["players"]:
             p["library"], p["hand"], p["graveyard"] = [], [], []
         st["battlefield"], st["exile"], st["command_zone"] = [], [], []
+        for oid in [i for i, o in st["objects"].items() if o["name"] == FILLER["name"]]:
+            del st["objects"][oid]                    # the filler leaves the game
         self.id: dict[str, int] = {}
         for seat, zone, c in cards:
             oid = next(int(i) for i, o in sorted(st["objects"].items(), key=lambda x: int(x[0]))
