@@ -38,19 +38,20 @@ FILLER = card("Test Filler", "", "Artifact")
 
 
 class Board:
-    """A two-player game (seat 0 is p1, active, with priority) holding ``cards``:
+    """A two-player game in its first turn's precombat main phase, ``active`` (seat 0 is
+    p1, seat 1 p2) the active player with priority, holding ``cards``:
     ``(seat, zone, card)`` with zone one of battlefield, graveyard, hand, library,
     exile, command.  ``self.id[name]`` is the object id of the card of that name."""
 
     def __init__(self, cards: list[tuple[int, str, dict[str, Any]]],
-                 life: tuple[int, int] = (20, 20)) -> None:
+                 life: tuple[int, int] = (20, 20), active: int = 0) -> None:
         faces = {c["name"].lower(): phase.build_oracle_face(c, None)
                  for c in [FILLER] + [c for _, _, c in cards]}
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks: list[list[str]] = [[FILLER["name"]], [FILLER["name"]]]  # no empty deck
         for seat, _, c in cards:
             decks[seat].append(c["name"])
-        game = self.engine.new_game(decks[0], decks[1], seed=1, first_player=0)
+        game = self.engine.new_game(decks[0], decks[1], seed=1, first_player=active)
         for _ in range(20):                 # keep both hands, pass to the main phase
             waiting = game.waiting_for()
             if waiting["type"] == "Priority" and game.phase == "PreCombatMain":
