@@ -4,9 +4,9 @@ no recipient and prevents the chosen source's damage to the player too.  (The re
 Sanctum Guardian, "... to any target ...", parses the same way: checked below.)
 
 CR 115.1c: "An activated ability is targeted if it identifies something it will affect
-by using the phrase "target [something]," where the "something" is a phrase that
+by using the phrase “target [something],” where the “something” is a phrase that
 describes an object and/or player.  The target(s) are chosen as the ability is
-activated; see rule 602.2b."  CR 615.1: prevention effects "act like "shields" around
+activated; see rule 602.2b."  CR 615.1: prevention effects "act like “shields” around
 whatever they're affecting": here the target creature, not its controller.
 
 Run: python docs/engines/phase-repro/bug8_target_creature_shield_has_no_target.py
