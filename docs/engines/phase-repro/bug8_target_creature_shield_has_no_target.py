@@ -45,7 +45,7 @@ print(f"p1: {AEGIS['name']} ({AEGIS['text']}), {GUARD['name']} (2/4); p2: "
       f"{RAIDER['name']} (red 3/3, {{0}}: 3 damage to any target)")
 print(f"p1 activates {AEGIS['name']}: the prompt after activating is {prompt} (no target "
       f"asked for: {prompt != 'TargetSelection'}); it resolves, choosing {RAIDER['name']}")
-shield = b.game.state()["state"]["pending_damage_replacements"][0]
+shield = (b.game.state()["state"].get("pending_damage_replacements") or [{}])[0]
 print(f"the shield's damage_target_filter: {shield.get('damage_target_filter')}")
 b.activate(1, RAIDER["name"])
 b.pick("ChooseTarget", target={"Player": 0})
