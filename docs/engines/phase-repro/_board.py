@@ -4,7 +4,7 @@ public API only (``pip install phase-python==0.103.0``; no other package).
 phase.rs starts games from decks, so a board is a new game with every card in its
 owner's deck, both hands kept, passed to turn 1's precombat main phase, and then each
 card put where the reproduction says by editing ``game.state()`` and resuming it with
-``Engine.load_game`` (zones, life, mana pool).  Everything after that is real game
+``Engine.load_game`` (zones, life).  Everything after that is real game
 actions (``game.actions()`` / ``game.apply``).
 """
 
@@ -23,8 +23,10 @@ def card(name: str, text: str, types: str, colors: str = "", cost: str = "",
          pt: tuple[int, int] | None = None, subtypes: tuple[str, ...] = ()) -> dict[str, Any]:
     """An MTGJSON atomic card (the fields phase.build_oracle_face reads).  ``colors``:
     letters (``"R"``), ``types``: the card type (``"Creature"``)."""
+    shards = cost.strip("{}").split("}{") if cost else []
     c: dict[str, Any] = {
-        "name": name, "manaCost": cost, "manaValue": cost.count("{"),
+        "name": name, "manaCost": cost,
+        "manaValue": sum(int(s) if s.isdigit() else 1 for s in shards),
         "colors": list(colors), "colorIdentity": list(colors), "types": types.split(),
         "subtypes": list(subtypes), "supertypes": [], "layout": "normal",
         "type": types + (" — " + " ".join(subtypes) if subtypes else ""), "text": text,
