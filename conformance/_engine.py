@@ -1,9 +1,6 @@
-"""The engine protocol: the five calls every engine answers, in-process or not.
-
-An engine under test is any object with these methods.  The subprocess adapter
-(`_subprocess.py`) implements the same protocol over JSON Lines, so the runner
-never knows which kind it drives.  Everything an engine returns is plain JSON
-data (dicts, lists, str, int, bool, None).
+"""The engine protocol: the five calls every engine answers, in-process or not (the
+subprocess adapter speaks them over JSON Lines), the `Connection` the runner drives, and
+the faults.  Everything an engine returns is plain JSON data.
 """
 
 from __future__ import annotations
@@ -67,17 +64,13 @@ Outcome = tuple[dict[str, Any], "dict[str, Any] | None"]
 
 
 class Connection:
-    """An engine as the runner reaches it: in-process (`conformance._loading`) or a
-    subprocess (`conformance._subprocess`), the same interface either way.
+    """An engine as the runner reaches it, in-process (`conformance._loading`) or a
+    subprocess (`conformance._subprocess`): the runner only calls `hello`, `play` and
+    `close`.  `play`, the one way a game is played, is `start`, then `act` (and, where a
+    step wants it, `observe`) per step, which a connection may do in fewer round trips.
 
-    The runner only calls `hello`, `play` and `close`.  `play` is the one way a
-    game is played; by default it is `start`, then `act` (and, where a step
-    wants it, `observe`) per step, which a connection may do in fewer round
-    trips (a subprocess that offers ``play``).
-
-    With a `Transcript` in ``transcript`` (the runner sets one for
-    ``--transcript`` and the transcripts of failing items), a connection hands
-    it every protocol line it exchanges.
+    A connection hands every protocol line it exchanges to ``transcript`` when the runner
+    sets one (``--transcript``, and the transcripts of failing items).
     """
 
     transcript: Transcript | None = None

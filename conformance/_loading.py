@@ -99,18 +99,13 @@ def _kind(spec: str, timeout: float, options: dict[str, Any]
 
 
 def list_mutants(engine: Connection, spec: str) -> list[dict[str, Any]]:
-    """The mutants ``engine`` lists in its hello (closed after asking)."""
+    """The mutants ``engine`` lists in its hello (closed after asking): one ``{"name",
+    "ruleset", "rules", "description"}`` each, checked with the rest of the hello
+    (reply-hello.json)."""
     try:
-        return mutants_of(engine.hello(), spec)
+        mutants = engine.hello().get("capabilities", {}).get("mutants")
     finally:
         engine.close()
-
-
-def mutants_of(hello: dict[str, Any], spec: str) -> list[dict[str, Any]]:
-    """The ``mutants`` capability of a hello reply (docs/protocol.md): one
-    ``{"name", "ruleset", "rules", "description"}`` per mutant the engine offers.
-    Its shape is checked with the rest of the hello (reply-hello.json)."""
-    mutants = hello.get("capabilities", {}).get("mutants")
     if mutants is None:
         raise UsageError(f"engine {spec!r} lists no mutants (no capabilities.mutants in its "
                          "hello), so there is nothing for --mutation to run; an engine offers "
@@ -192,12 +187,9 @@ class InProcessEngine(Connection):
         info: dict[str, Any] = self._logged("hello", fields, self._hello)
         return info
 
-    def _hello(self) -> dict[str, Any]:
-        engine = self._get()
-        if self._info is not None:   # asked already, with the mutant
-            return dict(self._info)
-        info: dict[str, Any] = self._answer("hello", engine.hello)
-        return info
+    def _hello(self) -> Any:
+        engine = self._get()   # a mutant is asked its hello there
+        return dict(self._info) if self._info is not None else self._answer("hello", engine.hello)
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self._logged("start", {"ruleset": ruleset, "setup": setup},

@@ -46,8 +46,8 @@ class Transcript:
 
     def __init__(self) -> None:
         self._hello: list[bytes] = []     # the latest hello request and its reply
-        self._item: list[tuple[str, str, bytes]] | None = None   # (kind, cmd, line)
-        self._hello_then: list[bytes] = []
+        self._item: Exchange | None = None
+        self._own = False   # whether the item has sent a line of its own yet
         self._cmd = ""
         self._seq = 0
 
@@ -61,18 +61,22 @@ class Transcript:
         if cmd == "hello":
             self._hello = [line]
         if self._item is not None:
-            self._item.append(("request", cmd, line))
+            if not self._own and cmd == "hello":   # the item starts a process: its own hello
+                self._item = Exchange([], [])
+            self._own = True
+            self._item.requests.append(line)
 
     def received(self, line: bytes) -> None:
         if self._cmd == "hello" and len(self._hello) == 1:
             self._hello.append(line)
         if self._item is not None:
-            self._item.append(("reply", self._cmd, line))
+            self._item.replies.append(line)
 
     def begin(self) -> None:
-        """An item starts: keep its lines from now on, and the hello it starts under."""
-        self._item = []
-        self._hello_then = list(self._hello)
+        """An item starts: keep its lines from now on, after the hello in force (so it
+        replays standalone in a fresh process)."""
+        self._item = Exchange(self._hello[:1], self._hello[1:])
+        self._own = False
 
     def restart(self) -> None:
         """Forget the item's lines so far (a property about to replay its counterexample:
@@ -82,16 +86,8 @@ class Transcript:
 
     def end(self) -> Exchange | None:
         """The item's exchange, or None when it sent the engine nothing (not run)."""
-        lines, self._item = self._item, None
-        if not lines:
-            return None
-        if lines[0][1] != "hello" and self._hello_then:   # (a process the item started
-            # says hello itself): the hello it began under, so it replays standalone
-            request, *reply = self._hello_then
-            lines = [("request", "hello", request), *(("reply", "hello", r) for r in reply),
-                     *lines]
-        return Exchange([line for kind, _, line in lines if kind == "request"],
-                        [line for kind, _, line in lines if kind == "reply"])
+        item, self._item = self._item, None
+        return item if self._own else None
 
 
 @dataclasses.dataclass
@@ -130,7 +126,6 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
         every_to.mkdir(parents=True, exist_ok=True)
     written = []
     for result in results:
-        suffixes = (REQUESTS, REPLIES)
         if not (staged / staged_name(result["id"], REQUESTS)).is_file():
             continue
         targets = [every_to] if every_to is not None else []
@@ -139,7 +134,7 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
             targets.append(failing_to)
         for folder in targets:
             folder.mkdir(parents=True, exist_ok=True)
-            for suffix in suffixes:
+            for suffix in (REQUESTS, REPLIES):
                 shutil.copyfile(staged / staged_name(result["id"], suffix),
                                 folder / name(result["id"], suffix))
             written.append(folder / name(result["id"], REQUESTS))
