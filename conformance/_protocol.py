@@ -159,10 +159,7 @@ def serve(engine: Engine, stdin: BinaryIO | None = None, stdout: BinaryIO | None
     stdout = stdout if stdout is not None else sys.stdout.buffer
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            while True:
-                line = stdin.readline()
-                if not line:
-                    return
+            for line in stdin:
                 reply, stop = handle(engine, line)
                 stdout.write(_encode_reply(reply))
                 stdout.flush()

@@ -20,6 +20,7 @@ poll(2) on a pipe needs POSIX; on Windows run the suite under WSL.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -164,19 +165,15 @@ class SubprocessEngine(Connection):
         the step it stopped at; if that goes through, the play itself was the
         fault, and it is raised.
         """
-        broken: Unsupported | EngineFault | None = None
-        if self.batches:
-            try:
-                return self._play_batched(ruleset, setup, steps)
-            except EngineTimeout:
-                raise
-            except (Unsupported, EngineFault) as exc:
-                broken = exc
-        outcomes = super().play(ruleset, setup, steps)
-        if broken is not None:
-            broken.played = outcomes
+        if not self.batches:
+            return super().play(ruleset, setup, steps)
+        try:
+            return self._play_batched(ruleset, setup, steps)
+        except EngineTimeout:
+            raise
+        except (Unsupported, EngineFault) as broken:
+            broken.played = super().play(ruleset, setup, steps)
             raise broken
-        return outcomes
 
     def _play_batched(self, ruleset: str, setup: dict[str, Any],
                       steps: Sequence[Step]) -> list[Outcome]:
@@ -391,9 +388,7 @@ class SubprocessEngine(Connection):
         return command if len(command) <= 80 else command[:77] + "..."
 
     def _label(self) -> str:
-        if self._info is not None:
-            return f"engine {self._info['name']!r}"
-        return f"engine {self._command()!r}"
+        return f"engine {self._info['name'] if self._info else self._command()!r}"
 
 
 class _Child:
@@ -403,6 +398,7 @@ class _Child:
         self.proc = proc
         self.stderr = _Tail(stderr_limit)
         assert proc.stdin is not None and proc.stdout is not None
+        self._pipes = (proc.stdin, proc.stdout)
         self._stdin, self._stdout = proc.stdin.fileno(), proc.stdout.fileno()
         os.set_blocking(self._stdin, False)
         os.set_blocking(self._stdout, False)
@@ -502,17 +498,15 @@ class _Child:
             self.proc.wait(KILL_WAIT)
         self._finalizer.detach()  # done: a later kill could hit a reused pid
         self._stderr_thread.join(STDERR_SETTLE)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        for stream in self._pipes:
+            with contextlib.suppress(OSError):
+                stream.close()
 
     def stop(self, stop_line: bytes, grace: float) -> None:
         """Ask politely (``stop``, then EOF on stdin), then kill."""
         self.send(stop_line, grace)
-        if self.proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()
+        with contextlib.suppress(OSError):
+            self._pipes[0].close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(grace)
         self.kill()
@@ -584,11 +578,7 @@ def _memory_limiter(megabytes: int) -> Callable[[], None]:
     import resource
 
     limit = megabytes * 1024 * 1024
-
-    def limit_memory() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    return limit_memory
+    return functools.partial(resource.setrlimit, resource.RLIMIT_AS, (limit, limit))
 
 
 def _reject_constant(name: str) -> NoReturn:

@@ -119,25 +119,24 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
     ``every_to`` belongs to the run: what an earlier run left there is removed
     first, as in ``counterexamples/``.  Returns the requests files written."""
     if every_to is not None:
-        if every_to.is_dir():
-            for old in every_to.iterdir():
-                if old.is_file() and old.name.endswith((REQUESTS, REPLIES)):
-                    old.unlink()
         every_to.mkdir(parents=True, exist_ok=True)
+        for old in every_to.iterdir():
+            if old.is_file() and old.name.endswith((REQUESTS, REPLIES)):
+                old.unlink()
+        if failing_to is not None and every_to.resolve() == failing_to.resolve():
+            failing_to = None   # the same folder: every item's are there already
     written = []
     for result in results:
-        if not (staged / staged_name(result["id"], REQUESTS)).is_file():
+        item = result["id"]
+        if not (staged / staged_name(item, REQUESTS)).is_file():
             continue
-        targets = [every_to] if every_to is not None else []
-        if failing_to is not None and result["status"] in ("fail", "error") and not (
-                every_to is not None and every_to.resolve() == failing_to.resolve()):
-            targets.append(failing_to)
-        for folder in targets:
-            folder.mkdir(parents=True, exist_ok=True)
-            for suffix in (REQUESTS, REPLIES):
-                shutil.copyfile(staged / staged_name(result["id"], suffix),
-                                folder / name(result["id"], suffix))
-            written.append(folder / name(result["id"], REQUESTS))
+        failing = result["status"] in ("fail", "error")
+        for folder in [every_to, failing_to if failing else None]:
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+                for suffix in (REQUESTS, REPLIES):
+                    shutil.copyfile(staged / staged_name(item, suffix), folder / name(item, suffix))
+                written.append(folder / name(item, REQUESTS))
     return written
 
 
