@@ -37,10 +37,8 @@ from conformance._engine import (
 from conformance._errors import UsageError, did_you_mean
 from conformance._protocol import json_copy
 
-SPEC_HELP = (
-    "use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
-    "or 'cmd:<command line>'"
-)
+SPEC_HELP = ("use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
+             "or 'cmd:<command line>'")
 
 
 def load_engine(spec: str, *, timeout: float = 10.0, mutant: str | None = None,
@@ -161,16 +159,13 @@ class InProcessEngine(Connection):
             raise
         except Exception as exc:  # an engine bug is a result, not a harness crash
             self._engine = None
-            raise AdapterRaised(
-                f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=8)
-            ) from exc
-
-    # JSON round trips on the way in and out (`_protocol.json_copy`): the engine
-    # sees exactly what a subprocess would (and cannot change the catalogue), and
-    # the runner compares exactly what a subprocess would have answered.
+            raise AdapterRaised(f"{type(exc).__name__}: {exc}",
+                                stderr=traceback.format_exc(limit=8)) from exc
 
     def _answer(self, cmd: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """``fn(*args)`` as it would come over the wire, checked."""
+        """``fn(*args)`` as it would come over the wire, checked.  With the JSON round
+        trips of what goes in (`start`, `act`), the engine sees exactly what a subprocess
+        would (and cannot change the catalogue), the runner what it would have answered."""
         answer = self._call(fn, *args, **kwargs)
         try:
             copied = json_copy(answer)

@@ -1,20 +1,16 @@
 """`SubprocessEngine`: any engine, in any language, behind JSON Lines on stdin/stdout.
 
-One long-lived child process per engine per run (docs/protocol.md).  The
-harness must survive whatever the child does, so:
+One long-lived child process per engine per run (docs/protocol.md), which the
+harness must survive whatever it does:
 
-* every read and write has a deadline: stdin and stdout are non-blocking
-  pipes watched with poll(2) in the calling thread (no thread hop per
-  message), so neither a silent child nor one that stops reading blocks us;
-* stderr is drained continuously by a thread into a bounded tail, so a flood
-  cannot fill the pipe and stall the child;
+* every read and write has a deadline: stdin and stdout are non-blocking pipes
+  watched with poll(2) in the calling thread (no thread hop per message; POSIX
+  only, on Windows run the suite under WSL);
+* stderr is drained by a thread into a bounded tail, so a flood cannot stall it;
 * on any fault (timeout, crash, garbage, wrong seq, oversized line, schema
-  mismatch) the whole process group is killed, the fault is raised as an
-  `EngineFault` subclass carrying the stderr tail, and the next ``start()``
-  starts a fresh process and redoes the handshake.  A killed process's pipes
-  die with it, so a late answer can never be read as the current one.
-
-poll(2) on a pipe needs POSIX; on Windows run the suite under WSL.
+  mismatch) the whole process group is killed and an `EngineFault` raised with
+  the stderr tail; the next ``start()`` starts a fresh process.  A killed
+  process's pipes die with it, so a late answer is never read as the current one.
 """
 
 from __future__ import annotations
@@ -204,7 +200,7 @@ class SubprocessEngine(Connection):
         child, self._child = self._child, None
         if child is not None:
             self._last_child = child
-            child.stop(self._line("stop", {}), STOP_GRACE)
+            child.stop(self._line("stop", {}))
 
     def __enter__(self) -> SubprocessEngine:
         return self
@@ -502,13 +498,13 @@ class _Child:
             with contextlib.suppress(OSError):
                 stream.close()
 
-    def stop(self, stop_line: bytes, grace: float) -> None:
-        """Ask politely (``stop``, then EOF on stdin), then kill."""
-        self.send(stop_line, grace)
+    def stop(self, stop_line: bytes) -> None:
+        """Ask politely (``stop``, then EOF on stdin), wait `STOP_GRACE`, then kill."""
+        self.send(stop_line, STOP_GRACE)
         with contextlib.suppress(OSError):
             self._pipes[0].close()
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(grace)
+            self.proc.wait(STOP_GRACE)
         self.kill()
 
 
