@@ -71,7 +71,7 @@ def check_answer(cmd: str, answer: Any) -> Any:
     why = problem(f"reply-{cmd}", checked, "answer")
     if why:
         raise ProtocolViolation(
-            f"{cmd}() answered {_short(answer)}, which does not match reply-{cmd}.json at "
+            f"{cmd}() answered {answer!r:.120}, which does not match reply-{cmd}.json at "
             f"{why}; see docs/protocol.md for the shape of the answer")
     return normalize(cmd, checked)
 
@@ -181,7 +181,7 @@ def handle(engine: Engine, line: bytes | str) -> tuple[dict[str, Any], bool]:
         seq = None
     name = request_schema(request)
     if not name:
-        return _error(seq, f"unknown request {_short(request)}; expected cmd in {COMMANDS}"), False
+        return _error(seq, f"unknown request {request!r:.120}; expected cmd in {COMMANDS}"), False
     why = problem(name, request)
     if why:
         return _error(seq, f"malformed {request['cmd']} request: {why}"), False
@@ -203,10 +203,9 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
     cmd = request["cmd"]
     if cmd == "hello":
         if request["protocol"] != PROTOCOL_VERSION:
-            raise ValueError(
-                f"protocol mismatch: the harness speaks protocol {request['protocol']}, "
-                f"this server speaks {PROTOCOL_VERSION}; upgrade the older side"
-            )
+            raise ValueError(f"protocol mismatch: the harness speaks protocol "
+                             f"{request['protocol']}, this server speaks {PROTOCOL_VERSION}; "
+                             "upgrade the older side")
         # only an engine that lists mutants is asked for one, so `hello(mutant=...)`
         # is not part of the `Engine` protocol
         hello: Any = engine.hello
@@ -226,12 +225,10 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
     if cmd == "observe":
         return check_answer("observe", engine.observe())
     if cmd == "play":
-        # The calls the harness would make one request at a time; any Unsupported
-        # or exception ends the whole play (the harness replays a case one request
-        # at a time to find the step).  Each answer is encoded as it comes: that is
-        # a snapshot however the engine reuses what it answered, and no copy.  The
-        # harness checks the whole reply against reply-play.json; a step it finds
-        # broken is replayed alone, where the act and observe branches word it.
+        # The calls the harness would make one request at a time; any Unsupported or
+        # exception ends the whole play (the harness then replays it stepwise, where the
+        # act and observe branches word what broke).  Each answer is encoded as it comes:
+        # a snapshot however the engine reuses what it answered, and no copy.
         engine.start(request["ruleset"], request["setup"])
         pieces = []
         for step in request["steps"]:
@@ -270,7 +267,3 @@ def _error(seq: int | None, message: str, detail: str = "") -> dict[str, Any]:
     if detail:
         error["traceback"] = detail
     return {"seq": seq, "error": error}
-
-
-def _short(value: Any) -> str:
-    return f"{value!r:.120}"

@@ -406,7 +406,7 @@ class _Child:
         self._max_reply = max_reply
         self._buffer = bytearray()
         self._eof = False
-        self._stderr_thread = threading.Thread(target=_drain, args=(proc.stderr, self.stderr),
+        self._stderr_thread = threading.Thread(target=self.stderr.drain, args=(proc.stderr,),
                                                daemon=True, name="engine-drain")
         self._stderr_thread.start()
         # If the owner forgets close(), do not leave a process behind.
@@ -540,17 +540,16 @@ class _Tail:
         note = f"[... {dropped} earlier bytes of stderr dropped ...]\n"
         return note + _tail(text, max(self.limit - len(note), 0))
 
-
-def _drain(stream: Any, tail: _Tail) -> None:
-    """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
-    try:
-        while chunk := stream.read(_READ_CHUNK):  # unbuffered: one read(2), what is there
-            tail.add(chunk)
-    except (OSError, ValueError):
-        pass
-    finally:
-        with contextlib.suppress(OSError):
-            stream.close()
+    def drain(self, stream: Any) -> None:
+        """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
+        try:
+            while chunk := stream.read(_READ_CHUNK):  # unbuffered: one read(2), what is there
+                self.add(chunk)
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

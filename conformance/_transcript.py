@@ -1,19 +1,14 @@
 """Transcripts: the exact protocol exchange of one item, to replay without the suite.
 
-A connection with a `Transcript` hands it every request line it sends and
-every reply line it reads (a subprocess: the bytes on the pipes; an in-process
-engine: the lines a `serve`-based engine would have read and written).  The
-runner marks where each item begins and ends; the item's transcript is the
-hello exchange in force when it began (so it replays standalone in a fresh
-process) followed by the item's own lines.
-
-It is written as two JSON Lines files, line N of the one answering line N of
-the other, so replaying is a plain pipe::
+A connection hands its `Transcript` every request line it sends and every reply
+line it reads (in-process: the lines a `serve`-based engine would have read and
+written).  An item's transcript is the hello exchange in force when it began
+(so it replays standalone) and its own lines, written as two JSON Lines files,
+line N of the one answering line N of the other, so replaying is a plain pipe::
 
     ENGINE < ID.requests.jsonl | diff - ID.replies.jsonl    # nothing printed: the same
 
-A reply that never came (a timeout, a crash) is simply missing from the end
-of the replies file; the report says what happened.
+A reply that never came (a timeout, a crash) is missing from the replies file.
 """
 
 from __future__ import annotations
