@@ -266,6 +266,7 @@ class SubprocessEngine(Connection):
 
     def _request(self, cmd: str, fields: dict[str, Any], timeout: float | None = None) -> Any:
         """Send one request and return the ``ok`` result of its validated reply."""
+        self._state = None   # whatever an act brought along is stale from here
         child = self._child
         if child is None:
             if self._closed:
@@ -274,7 +275,6 @@ class SubprocessEngine(Connection):
                    if self._last_fault else "no game was started")
             raise EngineCrashed(f"{self._label()} cannot answer {cmd}: {why}; call start() to "
                                 "begin a new game", stderr=self.stderr)
-        self._state = None
         self._check_quiet(child)
         line = self._line(cmd, fields)
         where = f"{cmd} (seq {self._seq})"
@@ -366,7 +366,7 @@ class SubprocessEngine(Connection):
         child = self._child
         message = f"{self._label()} {what}"
         if kill:
-            self._child, self._state, self._last_fault = None, None, what
+            self._child, self._last_fault = None, what
             if child is not None:
                 child.kill()
                 self._last_child = child
