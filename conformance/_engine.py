@@ -1,9 +1,6 @@
-"""The engine protocol: the five calls every engine answers, in-process or not.
-
-An engine under test is any object with these methods.  The subprocess adapter
-(`_subprocess.py`) implements the same protocol over JSON Lines, so the runner
-never knows which kind it drives.  Everything an engine returns is plain JSON
-data (dicts, lists, str, int, bool, None).
+"""The engine protocol: the five calls every engine answers, in-process or not (the
+subprocess adapter speaks them over JSON Lines), the `Connection` the runner drives, and
+the faults.  Everything an engine returns is plain JSON data.
 """
 
 from __future__ import annotations
@@ -22,12 +19,9 @@ PROTOCOL_VERSION = 1
 
 @runtime_checkable
 class Engine(Protocol):
-    """What an adapter author implements.
-
-    The runner calls ``hello`` once, then for every case ``start`` followed by
-    any number of ``act`` and ``observe`` calls, and ``close`` at the end of the
-    run.  One engine object plays one game at a time; ``start`` discards any
-    previous game.
+    """What an adapter author implements: ``hello`` once, then per case ``start`` and any
+    number of ``act`` and ``observe`` calls, ``close`` at the end of the run.  One engine
+    object plays one game at a time; ``start`` discards any previous game.
     """
 
     def hello(self) -> dict[str, Any]:
@@ -35,23 +29,18 @@ class Engine(Protocol):
         optionally ``"vocabulary": {ruleset: version}`` (docs/protocol.md).
 
         An engine that lists mutants (``capabilities.mutants``) is also asked
-        ``hello(mutant=NAME)``: from then on it behaves as that mutant and its
-        hello says so in ``capabilities.mutant`` (docs/protocol.md, "Mutants").
+        ``hello(mutant=NAME)``: from then on it behaves as that mutant and says so in
+        ``capabilities.mutant``.
         """
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
-        """Set up a fresh game of ``ruleset`` from a canonical setup.
-
-        Raise `Unsupported` if the engine cannot build this board.
-        """
+        """Set up a fresh game of ``ruleset`` from a canonical setup; raise `Unsupported`
+        if the engine cannot build this board."""
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        """Apply one canonical action.
-
-        Return ``{"accepted": True, "events": [...]}`` or
-        ``{"accepted": False, "reason": "..."}`` when the rules forbid it.
-        Raise `Unsupported` for an action the engine does not model.
-        """
+        """Apply one canonical action: return ``{"accepted": True, "events": [...]}``, or
+        ``{"accepted": False, "reason": "..."}`` when the rules forbid it.  Raise
+        `Unsupported` for an action the engine does not model."""
 
     def observe(self) -> dict[str, Any]:
         """Return the canonical state: ``{"cards": {...}, "players": {...}}``."""
@@ -67,17 +56,13 @@ Outcome = tuple[dict[str, Any], "dict[str, Any] | None"]
 
 
 class Connection:
-    """An engine as the runner reaches it: in-process (`conformance._loading`) or a
-    subprocess (`conformance._subprocess`), the same interface either way.
+    """An engine as the runner reaches it, in-process (`conformance._loading`) or a
+    subprocess (`conformance._subprocess`): the runner only calls `hello`, `play` and
+    `close`.  `play`, the one way a game is played, is `start`, then `act` (and, where a
+    step wants it, `observe`) per step, which a connection may do in fewer round trips.
 
-    The runner only calls `hello`, `play` and `close`.  `play` is the one way a
-    game is played; by default it is `start`, then `act` (and, where a step
-    wants it, `observe`) per step, which a connection may do in fewer round
-    trips (a subprocess that offers ``play``).
-
-    With a `Transcript` in ``transcript`` (the runner sets one for
-    ``--transcript`` and the transcripts of failing items), a connection hands
-    it every protocol line it exchanges.
+    A connection hands every protocol line it exchanges to ``transcript`` when the runner
+    sets one (``--transcript``, and the transcripts of failing items).
     """
 
     transcript: Transcript | None = None
@@ -100,10 +85,9 @@ class Connection:
     def play(self, ruleset: str, setup: dict[str, Any], steps: Sequence[Step]) -> list[Outcome]:
         """A fresh game of ``ruleset`` and every step played on it, in order.
 
-        The first `Unsupported` or `EngineFault` is raised carrying what was
-        played before it (``played``) and the step it stopped at (``step``,
-        1-based; None when ``start`` refused the board), so a caller can still
-        judge the steps that were answered.
+        The first `Unsupported` or `EngineFault` is raised carrying what was played
+        before it (``played``) and the step it stopped at (``step``), so a caller can
+        still judge the steps that were answered.
         """
         outcomes: list[Outcome] = []
         started = False
@@ -124,11 +108,11 @@ class Connection:
 
 
 class _Stopped(ConformanceError):
-    """What a `Connection.play` that stopped early says about where."""
+    """What a `Connection.play` that stopped early says about where: the outcomes of the
+    steps answered before the stop, and the step being played (1-based), None when the
+    board was refused."""
 
-    #: the outcomes of the steps answered before the stop
     played: list[Outcome]
-    #: the step being played (1-based), None when the board was refused
     step: int | None
 
     def __init__(self, message: str) -> None:
@@ -142,11 +126,9 @@ UNSUPPORTED_KINDS = ("engine-gap", "impossible", "not-mapped")
 
 
 class Unsupported(_Stopped):
-    """Raised by an engine for a setup or action it does not model.
-
-    The case is recorded as *skipped* with this reason, never as failed; ``kind``
-    (optional, one of `UNSUPPORTED_KINDS`) lets reports count skips by why.
-    """
+    """Raised by an engine for a setup or action it does not model: the case is *skipped*
+    with this reason, never failed; ``kind`` (optional, one of `UNSUPPORTED_KINDS`) lets
+    reports count skips by why."""
 
     def __init__(self, reason: str, kind: str | None = None) -> None:
         if kind is not None and kind not in UNSUPPORTED_KINDS:
@@ -157,11 +139,9 @@ class Unsupported(_Stopped):
 
 
 class EngineFault(_Stopped):
-    """The engine misbehaved: crashed, hung, broke the protocol or raised.
-
-    The case in progress is recorded as *errored* with ``message`` and the
-    engine's captured ``stderr`` (bounded); the run goes on.
-    """
+    """The engine misbehaved: crashed, hung, broke the protocol or raised.  The case in
+    progress is *errored* with ``message`` and the engine's (bounded) ``stderr``; the run
+    goes on."""
 
     def __init__(self, message: str, *, stderr: str = "") -> None:
         super().__init__(message)

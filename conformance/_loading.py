@@ -37,10 +37,8 @@ from conformance._engine import (
 from conformance._errors import UsageError, did_you_mean
 from conformance._protocol import json_copy
 
-SPEC_HELP = (
-    "use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
-    "or 'cmd:<command line>'"
-)
+SPEC_HELP = ("use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
+             "or 'cmd:<command line>'")
 
 
 def load_engine(spec: str, *, timeout: float = 10.0, mutant: str | None = None,
@@ -99,18 +97,13 @@ def _kind(spec: str, timeout: float, options: dict[str, Any]
 
 
 def list_mutants(engine: Connection, spec: str) -> list[dict[str, Any]]:
-    """The mutants ``engine`` lists in its hello (closed after asking)."""
+    """The mutants ``engine`` lists in its hello (closed after asking): one ``{"name",
+    "ruleset", "rules", "description"}`` each, checked with the rest of the hello
+    (reply-hello.json)."""
     try:
-        return mutants_of(engine.hello(), spec)
+        mutants = engine.hello().get("capabilities", {}).get("mutants")
     finally:
         engine.close()
-
-
-def mutants_of(hello: dict[str, Any], spec: str) -> list[dict[str, Any]]:
-    """The ``mutants`` capability of a hello reply (docs/protocol.md): one
-    ``{"name", "ruleset", "rules", "description"}`` per mutant the engine offers.
-    Its shape is checked with the rest of the hello (reply-hello.json)."""
-    mutants = hello.get("capabilities", {}).get("mutants")
     if mutants is None:
         raise UsageError(f"engine {spec!r} lists no mutants (no capabilities.mutants in its "
                          "hello), so there is nothing for --mutation to run; an engine offers "
@@ -166,16 +159,13 @@ class InProcessEngine(Connection):
             raise
         except Exception as exc:  # an engine bug is a result, not a harness crash
             self._engine = None
-            raise AdapterRaised(
-                f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=8)
-            ) from exc
-
-    # JSON round trips on the way in and out (`_protocol.json_copy`): the engine
-    # sees exactly what a subprocess would (and cannot change the catalogue), and
-    # the runner compares exactly what a subprocess would have answered.
+            raise AdapterRaised(f"{type(exc).__name__}: {exc}",
+                                stderr=traceback.format_exc(limit=8)) from exc
 
     def _answer(self, cmd: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """``fn(*args)`` as it would come over the wire, checked."""
+        """``fn(*args)`` as it would come over the wire, checked.  With the JSON round
+        trips of what goes in (`start`, `act`), the engine sees exactly what a subprocess
+        would (and cannot change the catalogue), the runner what it would have answered."""
         answer = self._call(fn, *args, **kwargs)
         try:
             copied = json_copy(answer)
@@ -192,12 +182,9 @@ class InProcessEngine(Connection):
         info: dict[str, Any] = self._logged("hello", fields, self._hello)
         return info
 
-    def _hello(self) -> dict[str, Any]:
-        engine = self._get()
-        if self._info is not None:   # asked already, with the mutant
-            return dict(self._info)
-        info: dict[str, Any] = self._answer("hello", engine.hello)
-        return info
+    def _hello(self) -> Any:
+        engine = self._get()   # a mutant is asked its hello there
+        return dict(self._info) if self._info is not None else self._answer("hello", engine.hello)
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self._logged("start", {"ruleset": ruleset, "setup": setup},

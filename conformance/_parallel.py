@@ -1,16 +1,11 @@
 """``--jobs N`` for the main run: the selected items spread over N worker processes.
 
-Each worker is forked from the run's process, so it starts with the suite
-already loaded; it starts its own engine (an engine holds one game at a time),
-shakes hands, and then takes items one at a time (a shared count of the items
-taken) until none is left.  Slow items (properties) are queued first so the workers finish
-together.  Results come back as they are done; `certify` puts them back in
-catalogue order, so a report does not depend on the number of jobs.
-
-A worker that dies (killed, out of memory) loses only the item it held: every
-item that never came back is an *error* saying so, and the run goes on with
-the other workers.  An interrupt stops every worker; results already back are
-kept.
+Each worker is forked with the suite already loaded, starts its own engine (an
+engine holds one game at a time) and takes items one at a time until none is
+left, slow ones (properties) first so the workers finish together.  `certify`
+puts the results back in catalogue order: a report does not depend on the jobs.
+A worker that dies (killed, out of memory) loses only the item it held, which is
+an *error* saying so.  An interrupt stops every worker; results back are kept.
 """
 
 from __future__ import annotations
@@ -38,10 +33,9 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Connection],
                      jobs: int) -> Iterator[Result]:
     """Yield the results of ``runner.items()`` as the workers finish them.
 
-    ``runner`` has shaken hands already (its engine is not used here); each
-    worker runs ``runner.items()`` through a copy of it on an engine from
-    ``make_engine``, all within one run timeout.  Problems a worker records (a
-    failed handshake) are added to ``runner.problems``.
+    Each worker runs them through a copy of ``runner`` (which has shaken hands
+    already) on an engine from ``make_engine``, all within one run timeout; the
+    problems a worker records (a failed handshake) join ``runner.problems``.
     """
     context = multiprocessing.get_context("fork")
     items = runner.items()
@@ -84,15 +78,6 @@ def parallel_results(runner: Runner, make_engine: Callable[[], Connection],
                                                    "died (killed, or out of memory?)")
 
 
-def _next(order: list[int], taken: Synchronized[int]) -> int | None:
-    """Take the next item's index, or None when every item is taken."""
-    with taken.get_lock():
-        if taken.value >= len(order):
-            return None
-        taken.value += 1
-        return order[taken.value - 1]
-
-
 def leave_interrupts_to_parent() -> None:
     """In a worker: Ctrl-C is the parent's, which stops every worker and keeps what is
     done; the parent's terminate() (SIGTERM) must end the worker."""
@@ -100,14 +85,19 @@ def leave_interrupts_to_parent() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _work(runner: Runner, items: list[Item], order: list[int], taken: Any, deadline: float,
-          make_engine: Callable[[], Connection], done: Any) -> None:
+def _work(runner: Runner, items: list[Item], order: list[int], taken: Synchronized[int],
+          deadline: float, make_engine: Callable[[], Connection], done: Any) -> None:
     """One worker: its own engine, the next item in ``order`` until none is left."""
     leave_interrupts_to_parent()
     mine = runner.on(make_engine())
     try:
         mine.handshake()
-        while (index := _next(order, taken)) is not None:
+        while True:
+            with taken.get_lock():   # take the next item
+                if taken.value >= len(order):
+                    break
+                index = order[taken.value]
+                taken.value += 1
             done.put(("result", index, mine.run_item(items[index], deadline)))
     finally:
         mine.engine.close()

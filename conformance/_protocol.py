@@ -1,19 +1,13 @@
 """The JSON Lines protocol as data, and its server side for any Python engine.
 
-The schemas in ``conformance/schemas/protocol/`` are the contract; this module
-only loads them (once), says which one applies to a message, and runs the
-generic server loop `serve` so a Python engine needs no protocol code at all::
-
-    from conformance._protocol import serve
-    serve(MyEngine())          # speaks the protocol on stdin/stdout
-
-docs/protocol.md is the prose version for engine authors in other languages.
+The schemas in ``conformance/schemas/protocol/`` are the contract (docs/protocol.md
+is its prose); this module says which one applies to a message, checks it, and
+runs `serve`, the server loop by which a Python engine needs no protocol code.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import sys
 import traceback
@@ -30,15 +24,9 @@ COMMANDS = ("hello", "start", "act", "observe", "play", "stop")
 #: Commands an engine may answer with ``skipped`` (hello and stop may not).
 SKIPPABLE = frozenset({"start", "act", "observe", "play"})
 
-#: The hello capability by which an engine offers to answer ``act`` with the
-#: state after it (``"observe": true`` in the request, ``state`` in the reply),
-#: saving the ``observe`` round trip that follows most actions.  Optional.
+#: The optional hello capabilities that save round trips: the state after an ``act``
+#: in its reply, and ``play``, a whole game (start and every act) in one request.
 OBSERVE_IN_ACT = "observe_in_act"
-
-#: The hello capability by which an engine offers ``play``: a fresh game and a
-#: list of actions in one request, answered with every act reply (and the
-#: states asked for) in one line.  A case or a property scenario is then one
-#: round trip instead of one per action.  Optional.
 PLAY = "play"
 
 _SCHEMA_DIR = ("schemas", "protocol")
@@ -69,36 +57,28 @@ def problem(name: str, message: Any, entry: str | None = None) -> str | None:
     if check(message):
         return None
     error = _schemas.best_error(message, *_SCHEMA_DIR, f"{name}.json", entry=entry)
-    if error is None:
-        return None
-    return f"{error.json_path}: {error.message:.300}"
-
-
-#: The reply schema of each command; its ``$defs/answer`` is the ``ok`` part.
-_REPLY = {cmd: f"reply-{cmd}" for cmd in COMMANDS}
+    return None if error is None else f"{error.json_path}: {error.message:.300}"
 
 
 def check_answer(cmd: str, answer: Any) -> Any:
-    """An engine's answer to ``cmd``, checked against the ``ok`` part of its reply schema.
-
-    The same schemas judge a subprocess's replies and an in-process engine's
-    return values; a violation raises `ProtocolViolation` naming the schema.
-    The answer comes back normalized: act replies always carry ``events`` and
-    ``reason``, hello replies ``capabilities``.
+    """An engine's answer to ``cmd``, checked against the ``ok`` part of its reply schema
+    (``$defs/answer``), as a subprocess's reply is; a violation raises `ProtocolViolation`
+    naming the schema.  The answer comes back `normalize`d.
     """
     checked = answer
     if cmd == "hello" and isinstance(answer, dict):
         checked = {"protocol": PROTOCOL_VERSION, **answer}  # in-process engines need not say
-    why = problem(_REPLY[cmd], checked, "answer")
+    why = problem(f"reply-{cmd}", checked, "answer")
     if why:
         raise ProtocolViolation(
-            f"{cmd}() answered {_short(answer)}, which does not match reply-{cmd}.json at "
+            f"{cmd}() answered {answer!r:.120}, which does not match reply-{cmd}.json at "
             f"{why}; see docs/protocol.md for the shape of the answer")
     return normalize(cmd, checked)
 
 
 def normalize(cmd: str, answer: Any) -> Any:
-    """A valid answer in the one shape the runner reads (optional keys filled in)."""
+    """A valid answer in the one shape the runner reads: act replies always carry
+    ``events`` and ``reason``, hello replies ``capabilities``."""
     if cmd == "act":
         return {"accepted": answer["accepted"], "events": answer.get("events", []),
                 "reason": answer.get("reason")}
@@ -126,23 +106,16 @@ def reply_schema(cmd: str, reply: Any) -> str:
     if not isinstance(reply, dict):
         return ""
     outcomes = [key for key in ("ok", "skipped", "error") if key in reply]
-    if len(outcomes) != 1:
+    if len(outcomes) != 1 or (outcomes[0] == "skipped" and cmd not in SKIPPABLE):
         return ""
-    if outcomes[0] == "ok":
-        return f"reply-{cmd}"
-    if outcomes[0] == "skipped" and cmd not in SKIPPABLE:
-        return ""
-    return f"reply-{outcomes[0]}"
+    return f"reply-{cmd}" if outcomes[0] == "ok" else f"reply-{outcomes[0]}"
 
 
 def encode(message: dict[str, Any], *, ascii_only: bool = False) -> bytes:
-    """One protocol line: compact JSON, UTF-8, a single trailing newline.
-
-    JSON escapes every control character inside strings, so the only newline
-    in the result is the terminator; NaN and Infinity are not JSON and raise
-    ValueError.  A structure that contains itself raises RecursionError: the
-    encoder does not keep the table of every container it is inside (which
-    costs a quarter of the encoding) to say "circular" sooner.
+    """One protocol line: compact JSON, UTF-8, a single trailing newline (JSON escapes
+    every control character inside strings).  NaN and Infinity raise ValueError, a
+    structure that contains itself RecursionError: keeping the table of containers
+    to say "circular" sooner would cost a quarter of the encoding.
     """
     text = (_ASCII if ascii_only else _UTF8).encode(message)
     return text.encode("utf-8") + b"\n"
@@ -186,10 +159,7 @@ def serve(engine: Engine, stdin: BinaryIO | None = None, stdout: BinaryIO | None
     stdout = stdout if stdout is not None else sys.stdout.buffer
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            while True:
-                line = stdin.readline()
-                if not line:
-                    return
+            for line in stdin:
                 reply, stop = handle(engine, line)
                 stdout.write(_encode_reply(reply))
                 stdout.flush()
@@ -211,7 +181,7 @@ def handle(engine: Engine, line: bytes | str) -> tuple[dict[str, Any], bool]:
         seq = None
     name = request_schema(request)
     if not name:
-        return _error(seq, f"unknown request {_short(request)}; expected cmd in {COMMANDS}"), False
+        return _error(seq, f"unknown request {request!r:.120}; expected cmd in {COMMANDS}"), False
     why = problem(name, request)
     if why:
         return _error(seq, f"malformed {request['cmd']} request: {why}"), False
@@ -233,12 +203,11 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
     cmd = request["cmd"]
     if cmd == "hello":
         if request["protocol"] != PROTOCOL_VERSION:
-            raise ValueError(
-                f"protocol mismatch: the harness speaks protocol {request['protocol']}, "
-                f"this server speaks {PROTOCOL_VERSION}; upgrade the older side"
-            )
-        # mutation analysis asks for a mutant by name; only an engine that lists
-        # mutants is asked, so `hello(mutant=...)` is not part of the `Engine` protocol
+            raise ValueError(f"protocol mismatch: the harness speaks protocol "
+                             f"{request['protocol']}, this server speaks {PROTOCOL_VERSION}; "
+                             "upgrade the older side")
+        # only an engine that lists mutants is asked for one, so `hello(mutant=...)`
+        # is not part of the `Engine` protocol
         hello: Any = engine.hello
         mutant = request.get("mutant")
         return served_hello(check_answer("hello", hello(mutant=mutant) if mutant else hello()))
@@ -256,12 +225,10 @@ def _dispatch(engine: Engine, request: dict[str, Any]) -> Any:
     if cmd == "observe":
         return check_answer("observe", engine.observe())
     if cmd == "play":
-        # The calls the harness would make one request at a time; any Unsupported
-        # or exception ends the whole play (the harness replays a case one request
-        # at a time to find the step).  Each answer is encoded as it comes: that is
-        # a snapshot however the engine reuses what it answered, and no copy.  The
-        # harness checks the whole reply against reply-play.json; a step it finds
-        # broken is replayed alone, where the act and observe branches word it.
+        # The calls the harness would make one request at a time; any Unsupported or
+        # exception ends the whole play (the harness then replays it stepwise, where the
+        # act and observe branches word what broke).  Each answer is encoded as it comes:
+        # a snapshot however the engine reuses what it answered, and no copy.
         engine.start(request["ruleset"], request["setup"])
         pieces = []
         for step in request["steps"]:
@@ -281,17 +248,14 @@ def served_hello(info: dict[str, Any]) -> dict[str, Any]:
     return {**info, "capabilities": capabilities, "protocol": PROTOCOL_VERSION}
 
 
-@dataclasses.dataclass(frozen=True)
-class _Encoded:
+class _Encoded(str):
     """An ``ok`` value already encoded as JSON text (a play's replies)."""
-
-    text: str
 
 
 def _encode_reply(reply: dict[str, Any]) -> bytes:
     ok = reply.get("ok")
     if isinstance(ok, _Encoded):
-        return f'{{"seq":{reply["seq"]},"ok":{ok.text}}}\n'.encode()
+        return f'{{"seq":{reply["seq"]},"ok":{ok}}}\n'.encode()
     try:
         return encode(reply)
     except (TypeError, ValueError, RecursionError) as exc:  # JSON cannot carry it
@@ -303,7 +267,3 @@ def _error(seq: int | None, message: str, detail: str = "") -> dict[str, Any]:
     if detail:
         error["traceback"] = detail
     return {"seq": seq, "error": error}
-
-
-def _short(value: Any) -> str:
-    return f"{value!r:.120}"

@@ -1,25 +1,22 @@
 """`SubprocessEngine`: any engine, in any language, behind JSON Lines on stdin/stdout.
 
-One long-lived child process per engine per run (docs/protocol.md).  The
-harness must survive whatever the child does, so:
+One long-lived child process per engine per run (docs/protocol.md), which the
+harness must survive whatever it does:
 
-* every read and write has a deadline: stdin and stdout are non-blocking
-  pipes watched with poll(2) in the calling thread (no thread hop per
-  message), so neither a silent child nor one that stops reading blocks us;
-* stderr is drained continuously by a thread into a bounded tail, so a flood
-  cannot fill the pipe and stall the child;
+* every read and write has a deadline: stdin and stdout are non-blocking pipes
+  watched with poll(2) in the calling thread (no thread hop per message; POSIX
+  only, on Windows run the suite under WSL);
+* stderr is drained by a thread into a bounded tail, so a flood cannot stall it;
 * on any fault (timeout, crash, garbage, wrong seq, oversized line, schema
-  mismatch) the whole process group is killed, the fault is raised as an
-  `EngineFault` subclass carrying the stderr tail, and the next ``start()``
-  starts a fresh process and redoes the handshake.  A killed process's pipes
-  die with it, so a late answer can never be read as the current one.
-
-poll(2) on a pipe needs POSIX; on Windows run the suite under WSL.
+  mismatch) the whole process group is killed and an `EngineFault` raised with
+  the stderr tail; the next ``start()`` starts a fresh process.  A killed
+  process's pipes die with it, so a late answer is never read as the current one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -77,33 +74,22 @@ class SubprocessEngine(Connection):
     ``mutant`` is asked for in every hello (mutation analysis, docs/protocol.md).
     """
 
-    def __init__(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float = 10.0,
-        startup_timeout: float = 20.0,
-        max_reply_bytes: int = 1_000_000,
-        stderr_limit: int = 64_000,
-        memory_limit_mb: int | None = None,
-        cwd: str | os.PathLike[str] | None = None,
-        env: Mapping[str, str] | None = None,
-        play: bool = True,
-        mutant: str | None = None,
-    ) -> None:
+    def __init__(self, argv: Sequence[str], *, timeout: float = 10.0,
+                 startup_timeout: float = 20.0, max_reply_bytes: int = 1_000_000,
+                 stderr_limit: int = 64_000, memory_limit_mb: int | None = None,
+                 cwd: str | os.PathLike[str] | None = None,
+                 env: Mapping[str, str] | None = None, play: bool = True,
+                 mutant: str | None = None) -> None:
         if isinstance(argv, str | bytes) or not argv or not all(isinstance(a, str) for a in argv):
             raise UsageError(
                 f"SubprocessEngine needs argv as a non-empty list of strings, got {argv!r:.100}; "
-                "split a command line with shlex.split (it is never run through a shell)"
-            )
+                "split a command line with shlex.split (it is never run through a shell)")
         for label, value in (("timeout", timeout), ("startup_timeout", startup_timeout),
                              ("max_reply_bytes", max_reply_bytes),
                              ("stderr_limit", stderr_limit)):
             if not value > 0:
                 raise UsageError(f"SubprocessEngine {label} must be > 0, got {value!r}")
-        self._preexec: Callable[[], None] | None = None
-        if memory_limit_mb is not None:
-            self._preexec = _memory_limiter(memory_limit_mb)
+        self._preexec = None if memory_limit_mb is None else _memory_limiter(memory_limit_mb)
         self._argv = list(argv)
         self._timeout = float(timeout)
         self._startup_timeout = float(startup_timeout)
@@ -132,18 +118,21 @@ class SubprocessEngine(Connection):
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         """Begin a game; (re)starts the process first if an earlier fault killed it."""
-        self._state = None
         self._ensure_running()
         self._request("start", {"ruleset": ruleset, "setup": setup})
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """One action; the state after it rides along when the engine offers that."""
-        return self._act(action, self._observe_in_act)
+        return self._act(action, True)
 
-    def _act(self, action: dict[str, Any], observe: bool) -> dict[str, Any]:
-        self._state = None
+    def _step(self, action: dict[str, Any], wanted: bool) -> Outcome:
+        """One request at a time, a step's state rides along with its act only when wanted."""
+        reply = self._act(action, wanted)
+        return reply, self.observe() if wanted else None
+
+    def _act(self, action: dict[str, Any], want_state: bool) -> dict[str, Any]:
         fields: dict[str, Any] = {"action": action}
-        if observe:
+        if want_state and self._offers(_protocol.OBSERVE_IN_ACT):
             fields["observe"] = True
         reply = self._request("act", fields)
         self._state = reply.get("state")
@@ -170,39 +159,26 @@ class SubprocessEngine(Connection):
         A play that was skipped or broke (other than by a timeout, which would
         only cost another) is played again one request at a time, which names
         the step it stopped at; if that goes through, the play itself was the
-        fault, and it is raised.  One request at a time, a step's state is asked
-        for only where the step wants it, riding along with the act when the
-        engine offers ``observe_in_act``.
+        fault, and it is raised.
         """
-        broken: Unsupported | EngineFault | None = None
-        if self.batches:
-            try:
-                return self._play_batched(ruleset, setup, steps)
-            except EngineTimeout:
-                raise
-            except (Unsupported, EngineFault) as exc:
-                broken = exc
-        outcomes = super().play(ruleset, setup, steps)
-        if broken is not None:
-            broken.played = outcomes
+        if not self.batches:
+            return super().play(ruleset, setup, steps)
+        try:
+            return self._play_batched(ruleset, setup, steps)
+        except EngineTimeout:
+            raise
+        except (Unsupported, EngineFault) as broken:
+            broken.played = super().play(ruleset, setup, steps)
             raise broken
-        return outcomes
-
-    def _step(self, action: dict[str, Any], wanted: bool) -> Outcome:
-        """One request at a time, a step's state rides along with its act only when wanted."""
-        reply = self._act(action, wanted and self._observe_in_act)
-        return reply, self.observe() if wanted else None
 
     def _play_batched(self, ruleset: str, setup: dict[str, Any],
                       steps: Sequence[Step]) -> list[Outcome]:
         """The ``play`` request; its reply checked like every other (reply-play.json),
         and it must hold one act reply per step, with the state where a step asked."""
-        self._state = None
         self._ensure_running()
-        answer = self._request("play", {"ruleset": ruleset, "setup": setup, "steps": [
+        replies = self._request("play", {"ruleset": ruleset, "setup": setup, "steps": [
             {"action": action, "observe": True} if wanted else {"action": action}
-            for action, wanted in steps]})
-        replies = answer["replies"]
+            for action, wanted in steps]})["replies"]
         where = f"play (seq {self._seq})"
         if len(replies) != len(steps):
             self._fault(ProtocolViolation,
@@ -224,7 +200,7 @@ class SubprocessEngine(Connection):
         child, self._child = self._child, None
         if child is not None:
             self._last_child = child
-            child.stop(encode_request(self._next_seq(), "stop", {}), STOP_GRACE)
+            child.stop(self._line("stop", {}))
 
     def __enter__(self) -> SubprocessEngine:
         return self
@@ -256,32 +232,18 @@ class SubprocessEngine(Connection):
         if self._child is not None:
             return
         if self._startup_failures >= MAX_STARTUP_FAILURES:
-            raise EngineCrashed(
-                f"{self._label()} failed to start {self._startup_failures} times in a row; "
-                f"not retrying. Last failure: {self._last_fault}",
-                stderr=self.stderr,
-            )
+            raise EngineCrashed(f"{self._label()} failed to start {self._startup_failures} "
+                                f"times in a row; not retrying. Last failure: {self._last_fault}",
+                                stderr=self.stderr)
+        self._startup_failures += 1   # until the handshake is through
         try:
             self._child = _Child.spawn(self._argv, self._cwd, self._env, self._preexec,
                                        self._max_reply, self._stderr_limit)
         except OSError as exc:
-            self._startup_failures += 1
             self._last_fault = f"could not start {self._command()!r}: {exc}"
-            raise EngineCrashed(
-                f"{self._last_fault}; check the command: it is run without a shell, "
-                "so shell syntax (pipes, ~, $VARS) does not work"
-            ) from exc
-        try:
-            self._handshake()
-        except EngineFault:
-            self._startup_failures += 1
-            if self._child is not None:  # a fault raised without killing: do it here
-                self._last_child, self._child = self._child, None
-                self._last_child.kill()
-            raise
-        self._startup_failures = 0
-
-    def _handshake(self) -> None:
+            raise EngineCrashed(f"{self._last_fault}; check the command: it is run without a "
+                                "shell, so shell syntax (pipes, ~, $VARS) does not work") from exc
+        # every fault of the handshake kills the process (`_fault`)
         fields: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
         if self._mutant is not None:
             fields["mutant"] = self._mutant
@@ -291,185 +253,138 @@ class SubprocessEngine(Connection):
         if problem is not None:
             self._fault(ProtocolViolation, problem)
         self._info = info
-
-    @property
-    def _observe_in_act(self) -> bool:
-        return self._offers(_protocol.OBSERVE_IN_ACT)
+        self._startup_failures = 0
 
     def _offers(self, capability: str) -> bool:
         return bool(self._info and self._info["capabilities"].get(capability) is True)
 
+    def _line(self, cmd: str, fields: dict[str, Any]) -> bytes:
+        """The next request line, with a new seq; pure ASCII so engines need not care
+        about encodings."""
+        self._seq += 1
+        return _protocol.encode({"seq": self._seq, "cmd": cmd, **fields}, ascii_only=True)
+
     def _request(self, cmd: str, fields: dict[str, Any], timeout: float | None = None) -> Any:
         """Send one request and return the ``ok`` result of its validated reply."""
+        self._state = None   # whatever an act brought along is stale from here
         child = self._child
         if child is None:
             if self._closed:
                 raise UsageError(f"{self._label()} was closed; create a new SubprocessEngine")
             why = (f"it was stopped after an earlier fault ({self._last_fault})"
                    if self._last_fault else "no game was started")
-            raise EngineCrashed(
-                f"{self._label()} cannot answer {cmd}: {why}; call start() to begin a new game",
-                stderr=self.stderr,
-            )
+            raise EngineCrashed(f"{self._label()} cannot answer {cmd}: {why}; call start() to "
+                                "begin a new game", stderr=self.stderr)
         self._check_quiet(child)
-        seq = self._next_seq()
-        where = f"{cmd} (seq {seq})"
-        line = encode_request(seq, cmd, fields)
+        line = self._line(cmd, fields)
+        where = f"{cmd} (seq {self._seq})"
+        timeout = timeout or self._timeout
         if self.transcript is not None:
             self.transcript.sent(cmd, line)
-        if not child.send(line, timeout or self._timeout):
-            self._fault(
-                EngineTimeout,
-                f"did not answer {where}: it stopped reading its stdin for "
-                f"{timeout or self._timeout:g} s; check that it reads one request line at a "
-                "time, or raise the timeout (--timeout)",
-            )
-        reply = self._read_reply(child, cmd, seq, timeout or self._timeout)
+        if not child.send(line, timeout):
+            self._fault(EngineTimeout, f"did not answer {where}: it stopped reading its stdin "
+                        f"for {timeout:g} s; check that it reads one request line at a time, or "
+                        "raise the timeout (--timeout)")
+        reply = self._read_reply(child, cmd, where, timeout)
         if "ok" in reply:
             return reply["ok"]
         if "skipped" in reply:
             raise Unsupported(reply["skipped"]["reason"], reply["skipped"].get("kind"))
-        error = reply["error"]
-        message = f"{self._label()} reported an error on {where}: {error['message']}"
-        detail = error.get("traceback", "")
-        if cmd == "hello":  # a process that cannot say hello is no use: do not keep it
-            self._fault(EngineReportedError, f"reported an error on {where}: {error['message']}",
-                        detail=detail)
-        stderr = (detail + "\n" if detail else "") + child.stderr.text()
-        raise EngineReportedError(message, stderr=_tail(stderr, self._stderr_limit))
+        # the process is kept, except after hello: one that cannot say hello is no use
+        self._fault(EngineReportedError, f"reported an error on {where}: "
+                    f"{reply['error']['message']}", detail=reply["error"].get("traceback", ""),
+                    kill=cmd == "hello")
 
-    def _read_reply(self, child: _Child, cmd: str, seq: int, timeout: float) -> dict[str, Any]:
-        where = f"{cmd} (seq {seq})"
+    def _read_reply(self, child: _Child, cmd: str, where: str, timeout: float
+                    ) -> dict[str, Any]:
+        """The reply line to request ``where``, parsed and checked: anything else faults."""
         kind, data = child.read_line(timeout)
-        if kind == "line" and self.transcript is not None:
-            self.transcript.received(data)
         if kind == "timeout":
-            self._fault(
-                EngineTimeout,
-                f"did not answer {where} within {timeout:g} s; check that it writes exactly "
-                "one line per request and flushes stdout after it, or raise the timeout "
-                "(--timeout)",
-            )
+            self._fault(EngineTimeout, f"did not answer {where} within {timeout:g} s; check "
+                        "that it writes exactly one line per request and flushes stdout after "
+                        "it, or raise the timeout (--timeout)")
         if kind == "eof":
-            status = child.exit_status()
             partial = f" after writing part of a line: {_show(data)}" if data else ""
-            self._fault(EngineCrashed, f"{status} instead of answering {where}{partial}")
+            self._fault(EngineCrashed,
+                        f"{child.exit_status()} instead of answering {where}{partial}")
         if kind == "too-long":
-            self._fault(
-                ProtocolViolation,
-                f"answered {where} with a line longer than {self._max_reply} bytes (starts "
-                f"{_show(data)}); keep replies small or raise max_reply_bytes "
-                "(--max-reply-bytes)",
-            )
-        message = self._parse(data, where)
-        got = message.get("seq")
-        if isinstance(got, int) and not isinstance(got, bool) and got != seq:
-            self._fault(
-                ProtocolViolation,
-                f"answered seq {got} while the harness waited for {where} (a late, duplicate "
-                f"or misnumbered answer): {_show(data)}; echo the request's seq in its reply",
-            )
-        if cmd == "hello":
-            self._check_version(message.get("ok"))
-        name = _protocol.reply_schema(cmd, message)
-        if not name:
-            allowed = "ok, skipped or error" if cmd in _protocol.SKIPPABLE else "ok or error"
-            self._fault(
-                ProtocolViolation,
-                f"answered {where} with {_show(data)}; a reply to {cmd} has exactly one of "
-                f"the keys {allowed}",
-            )
-        why = _protocol.problem(name, message)
-        if why:
-            self._fault(
-                ProtocolViolation,
-                f"answered {where} with a reply that does not match {name}.json at {why}; "
-                f"the reply was {_show(data)}",
-            )
-        return message
-
-    def _parse(self, data: bytes, where: str) -> dict[str, Any]:
+            self._fault(ProtocolViolation, f"answered {where} with a line longer than "
+                        f"{self._max_reply} bytes (starts {_show(data)}); keep replies small or "
+                        "raise max_reply_bytes (--max-reply-bytes)")
+        if self.transcript is not None:
+            self.transcript.received(data)
         try:
-            text = data.decode("utf-8")
+            message = _DECODER.decode(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            self._fault(
-                ProtocolViolation,
-                f"answered {where} with bytes that are not UTF-8 ({exc.reason} at byte "
-                f"{exc.start}): {_show(data)}; encode replies as UTF-8",
-            )
-        try:
-            message = _DECODER.decode(text)
+            self._fault(ProtocolViolation, f"answered {where} with bytes that are not UTF-8 "
+                        f"({exc.reason} at byte {exc.start}): {_show(data)}; encode replies as "
+                        "UTF-8")
         except ValueError as exc:
-            self._fault(
-                ProtocolViolation,
-                f"answered {where} with a line that is not JSON ({exc}): {_show(data)}; "
-                "stdout carries only protocol replies, write logs to stderr",
-            )
+            self._fault(ProtocolViolation, f"answered {where} with a line that is not JSON "
+                        f"({exc}): {_show(data)}; stdout carries only protocol replies, write "
+                        "logs to stderr")
         if not isinstance(message, dict):
             self._fault(ProtocolViolation,
                         f"answered {where} with {_show(data)}, not a JSON object")
-        return message
-
-    def _check_version(self, info: Any) -> None:
-        """A version mismatch first: another version's hello may not fit our schema."""
+        got = message.get("seq")
+        if isinstance(got, int) and not isinstance(got, bool) and got != self._seq:
+            self._fault(ProtocolViolation, f"answered seq {got} while the harness waited for "
+                        f"{where} (a late, duplicate or misnumbered answer): {_show(data)}; echo "
+                        "the request's seq in its reply")
+        # a version mismatch first: another version's hello may not fit our schema
+        info = message.get("ok") if cmd == "hello" else None
         theirs = info.get("protocol") if isinstance(info, dict) else None
         if isinstance(theirs, int) and theirs != PROTOCOL_VERSION:
-            self._fault(
-                ProtocolViolation,
-                f"speaks protocol {theirs} but this suite speaks protocol {PROTOCOL_VERSION}; "
-                f"use a suite release for protocol {theirs} or update the engine",
-            )
+            self._fault(ProtocolViolation, f"speaks protocol {theirs} but this suite speaks "
+                        f"protocol {PROTOCOL_VERSION}; use a suite release for protocol {theirs} "
+                        "or update the engine")
+        name = _protocol.reply_schema(cmd, message)
+        if not name:
+            allowed = "ok, skipped or error" if cmd in _protocol.SKIPPABLE else "ok or error"
+            self._fault(ProtocolViolation, f"answered {where} with {_show(data)}; a reply to "
+                        f"{cmd} has exactly one of the keys {allowed}")
+        why = _protocol.problem(name, message)
+        if why:
+            self._fault(ProtocolViolation, f"answered {where} with a reply that does not match "
+                        f"{name}.json at {why}; the reply was {_show(data)}")
+        return message
 
     def _check_quiet(self, child: _Child) -> None:
         """Between requests the child must be silent: anything it wrote is a fault."""
         kind, data = child.read_line(0.0)
-        if kind == "timeout":
-            return
         after = f"after seq {self._seq}"
         if kind == "eof":
             self._fault(EngineCrashed, f"{child.exit_status()} between requests ({after})")
-        self._fault(
-            ProtocolViolation,
-            f"wrote a line nobody asked for {after} (did it answer twice?): {_show(data)}; "
-            "write exactly one line per request",
-        )
+        if kind != "timeout":
+            self._fault(ProtocolViolation, f"wrote a line nobody asked for {after} (did it "
+                        f"answer twice?): {_show(data)}; write exactly one line per request")
 
-    def _fault(self, cls: type[EngineFault], what: str, *, detail: str = "") -> NoReturn:
-        """Kill the child and raise ``cls``; the next start() will spawn a new one."""
-        child, self._child = self._child, None
-        self._state = None
-        stderr = ""
-        if child is not None:
-            child.kill()
-            self._last_child = child
-            stderr = child.stderr.text()
+    def _fault(self, cls: type[EngineFault], what: str, *, detail: str = "",
+               kill: bool = True) -> NoReturn:
+        """Raise ``cls`` saying ``what``; first kill the child (the next start() spawns
+        a new one), unless ``kill`` is False (an ``error`` reply: the process is kept)."""
+        child = self._child
+        message = f"{self._label()} {what}"
+        if kill:
+            self._child, self._last_fault = None, what
+            if child is not None:
+                child.kill()
+                self._last_child = child
+            message += ". The process was killed; the next case's start() launches a fresh one"
+        stderr = child.stderr.text() if child is not None else ""
         last = _last_line(stderr)
-        self._last_fault = what
-        message = (f"{self._label()} {what}. The process was killed; the next case's start() "
-                   "launches a fresh one")
-        if last:
+        if kill and last:
             message += f". Last stderr line: {last!r:.200}"
         if detail:
             stderr = detail + "\n" + stderr
         raise cls(message, stderr=_tail(stderr, self._stderr_limit))
-
-    def _next_seq(self) -> int:
-        self._seq += 1
-        return self._seq
 
     def _command(self) -> str:
         command = shlex.join(self._argv)
         return command if len(command) <= 80 else command[:77] + "..."
 
     def _label(self) -> str:
-        if self._info is not None:
-            return f"engine {self._info['name']!r}"
-        return f"engine {self._command()!r}"
-
-
-def encode_request(seq: int, cmd: str, fields: dict[str, Any]) -> bytes:
-    """A request line; pure ASCII so engines need not care about encodings."""
-    return _protocol.encode({"seq": seq, "cmd": cmd, **fields}, ascii_only=True)
+        return f"engine {self._info['name'] if self._info else self._command()!r}"
 
 
 class _Child:
@@ -479,17 +394,21 @@ class _Child:
         self.proc = proc
         self.stderr = _Tail(stderr_limit)
         assert proc.stdin is not None and proc.stdout is not None
+        self._pipes = (proc.stdin, proc.stdout)
         self._stdin, self._stdout = proc.stdin.fileno(), proc.stdout.fileno()
         os.set_blocking(self._stdin, False)
         os.set_blocking(self._stdout, False)
         # A poll object per direction, one fd each: cheaper per call than a
         # `selectors` selector, and waiting happens twice per request.
-        self._readable = _Waiter(self._stdout, select.POLLIN)
-        self._writable = _Waiter(self._stdin, select.POLLOUT)
+        self._readable, self._writable = select.poll(), select.poll()
+        self._readable.register(self._stdout, select.POLLIN)
+        self._writable.register(self._stdin, select.POLLOUT)
         self._max_reply = max_reply
         self._buffer = bytearray()
         self._eof = False
-        self._stderr_thread = _thread(_drain, proc.stderr, self.stderr)
+        self._stderr_thread = threading.Thread(target=self.stderr.drain, args=(proc.stderr,),
+                                               daemon=True, name="engine-drain")
+        self._stderr_thread.start()
         # If the owner forgets close(), do not leave a process behind.
         self._finalizer = weakref.finalize(self, _kill_group, proc)
 
@@ -499,16 +418,11 @@ class _Child:
         if not _POSIX:
             raise UsageError("the subprocess adapter needs POSIX pipes (select on a pipe); "
                              "on Windows, run the suite under WSL")
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=Path(cwd) if cwd is not None else None, env=env,
-            # Its own process group, so a kill also reaches what a wrapper
-            # (sh, npx, cargo run, a JVM launcher) started.
-            start_new_session=_POSIX,
-            preexec_fn=preexec,  # only for memory_limit_mb; see _memory_limiter
-            bufsize=0,
-        )
+        # Its own process group (a new session), so a kill also reaches what a wrapper
+        # (sh, npx, cargo run, a JVM launcher) started; preexec only for memory_limit_mb.
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=Path(cwd) if cwd is not None else None,
+                                env=env, start_new_session=True, preexec_fn=preexec, bufsize=0)
         return cls(proc, max_reply, stderr_limit)
 
     def send(self, line: bytes, timeout: float) -> bool:
@@ -522,7 +436,7 @@ class _Child:
             try:
                 view = view[os.write(self._stdin, view):]
             except BlockingIOError:
-                if not self._writable.select(max(deadline - time.monotonic(), 0.0)):
+                if not _ready(self._writable, deadline):
                     return False
             except OSError:  # EPIPE: gone, or stdin already closed
                 return True
@@ -535,14 +449,7 @@ class _Child:
         line over the limit, ``("timeout", b"")`` when nothing came in time.
         """
         deadline = time.monotonic() + timeout
-        # Nothing buffered: wait before reading.  The reply is rarely there yet
-        # when this is called, and a read that would block raises.
-        wait = not self._buffer
         while True:
-            if wait and not self._eof:
-                wait = False
-                if not self._readable.select(max(deadline - time.monotonic(), 0.0)):
-                    return "timeout", b""
             end = self._buffer.find(b"\n", 0, self._max_reply + 1)
             if end >= 0:
                 line = bytes(self._buffer[: end + 1])
@@ -552,11 +459,12 @@ class _Child:
                 return "too-long", bytes(self._buffer[:_SHOW])
             if self._eof:
                 return "eof", bytes(self._buffer)
+            # wait, then read: the reply is rarely there yet, and a read that would block raises
+            if not _ready(self._readable, deadline):
+                return "timeout", b""
             try:
                 chunk = os.read(self._stdout, _READ_CHUNK)
             except BlockingIOError:
-                if not self._readable.select(max(deadline - time.monotonic(), 0.0)):
-                    return "timeout", b""
                 continue
             except OSError:
                 chunk = b""
@@ -586,33 +494,24 @@ class _Child:
             self.proc.wait(KILL_WAIT)
         self._finalizer.detach()  # done: a later kill could hit a reused pid
         self._stderr_thread.join(STDERR_SETTLE)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-
-    def stop(self, stop_line: bytes, grace: float) -> None:
-        """Ask politely (``stop``, then EOF on stdin), then kill."""
-        self.send(stop_line, grace)
-        if self.proc.stdin is not None:
+        for stream in self._pipes:
             with contextlib.suppress(OSError):
-                self.proc.stdin.close()
+                stream.close()
+
+    def stop(self, stop_line: bytes) -> None:
+        """Ask politely (``stop``, then EOF on stdin), wait `STOP_GRACE`, then kill."""
+        self.send(stop_line, STOP_GRACE)
+        with contextlib.suppress(OSError):
+            self._pipes[0].close()
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(grace)
+            self.proc.wait(STOP_GRACE)
         self.kill()
 
 
-class _Waiter:
-    """Waits, with a timeout, until one file descriptor is ready (or hung up)."""
-
-    def __init__(self, fd: int, events: int) -> None:
-        self._poll = select.poll()
-        self._poll.register(fd, events)
-
-    def select(self, timeout: float) -> bool:
-        """Whether the fd became ready within ``timeout`` seconds (0: just look)."""
-        # poll takes whole milliseconds: round up, so a wait is never cut short
-        return bool(self._poll.poll(math.ceil(timeout * 1000)))
+def _ready(poll: select.poll, deadline: float) -> bool:
+    """Whether the polled fd became ready (or hung up) by ``deadline``."""
+    # poll takes whole milliseconds: round up, so a wait is never cut short
+    return bool(poll.poll(math.ceil(max(deadline - time.monotonic(), 0.0) * 1000)))
 
 
 class _Tail:
@@ -641,30 +540,21 @@ class _Tail:
         note = f"[... {dropped} earlier bytes of stderr dropped ...]\n"
         return note + _tail(text, max(self.limit - len(note), 0))
 
-
-def _thread(target: Callable[..., None], *args: Any) -> threading.Thread:
-    thread = threading.Thread(target=target, args=args, daemon=True,
-                              name=f"engine-{target.__name__.strip('_')}")
-    thread.start()
-    return thread
-
-
-def _drain(stream: Any, tail: _Tail) -> None:
-    """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
-    try:
-        while chunk := stream.read(_READ_CHUNK):  # unbuffered: one read(2), what is there
-            tail.add(chunk)
-    except (OSError, ValueError):
-        pass
-    finally:
-        with contextlib.suppress(OSError):
-            stream.close()
+    def drain(self, stream: Any) -> None:
+        """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
+        try:
+            while chunk := stream.read(_READ_CHUNK):  # unbuffered: one read(2), what is there
+                self.add(chunk)
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    if _POSIX:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         proc.kill()
 
@@ -683,11 +573,7 @@ def _memory_limiter(megabytes: int) -> Callable[[], None]:
     import resource
 
     limit = megabytes * 1024 * 1024
-
-    def limit_memory() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    return limit_memory
+    return functools.partial(resource.setrlimit, resource.RLIMIT_AS, (limit, limit))
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -711,6 +597,4 @@ def _last_line(text: str) -> str:
 
 def _tail(text: str, limit: int) -> str:
     """The last ``limit`` characters: the end of a log is what explains a crash."""
-    if len(text) <= limit:
-        return text
     return text[-limit:] if limit > 0 else ""

@@ -1,19 +1,14 @@
 """Transcripts: the exact protocol exchange of one item, to replay without the suite.
 
-A connection with a `Transcript` hands it every request line it sends and
-every reply line it reads (a subprocess: the bytes on the pipes; an in-process
-engine: the lines a `serve`-based engine would have read and written).  The
-runner marks where each item begins and ends; the item's transcript is the
-hello exchange in force when it began (so it replays standalone in a fresh
-process) followed by the item's own lines.
-
-It is written as two JSON Lines files, line N of the one answering line N of
-the other, so replaying is a plain pipe::
+A connection hands its `Transcript` every request line it sends and every reply
+line it reads (in-process: the lines a `serve`-based engine would have read and
+written).  An item's transcript is the hello exchange in force when it began
+(so it replays standalone) and its own lines, written as two JSON Lines files,
+line N of the one answering line N of the other, so replaying is a plain pipe::
 
     ENGINE < ID.requests.jsonl | diff - ID.replies.jsonl    # nothing printed: the same
 
-A reply that never came (a timeout, a crash) is simply missing from the end
-of the replies file; the report says what happened.
+A reply that never came (a timeout, a crash) is missing from the replies file.
 """
 
 from __future__ import annotations
@@ -46,8 +41,8 @@ class Transcript:
 
     def __init__(self) -> None:
         self._hello: list[bytes] = []     # the latest hello request and its reply
-        self._item: list[tuple[str, str, bytes]] | None = None   # (kind, cmd, line)
-        self._hello_then: list[bytes] = []
+        self._item: Exchange | None = None
+        self._own = False   # whether the item has sent a line of its own yet
         self._cmd = ""
         self._seq = 0
 
@@ -61,18 +56,22 @@ class Transcript:
         if cmd == "hello":
             self._hello = [line]
         if self._item is not None:
-            self._item.append(("request", cmd, line))
+            if not self._own and cmd == "hello":   # the item starts a process: its own hello
+                self._item = Exchange([], [])
+            self._own = True
+            self._item.requests.append(line)
 
     def received(self, line: bytes) -> None:
         if self._cmd == "hello" and len(self._hello) == 1:
             self._hello.append(line)
         if self._item is not None:
-            self._item.append(("reply", self._cmd, line))
+            self._item.replies.append(line)
 
     def begin(self) -> None:
-        """An item starts: keep its lines from now on, and the hello it starts under."""
-        self._item = []
-        self._hello_then = list(self._hello)
+        """An item starts: keep its lines from now on, after the hello in force (so it
+        replays standalone in a fresh process)."""
+        self._item = Exchange(self._hello[:1], self._hello[1:])
+        self._own = False
 
     def restart(self) -> None:
         """Forget the item's lines so far (a property about to replay its counterexample:
@@ -82,16 +81,8 @@ class Transcript:
 
     def end(self) -> Exchange | None:
         """The item's exchange, or None when it sent the engine nothing (not run)."""
-        lines, self._item = self._item, None
-        if not lines:
-            return None
-        if lines[0][1] != "hello" and self._hello_then:   # (a process the item started
-            # says hello itself): the hello it began under, so it replays standalone
-            request, *reply = self._hello_then
-            lines = [("request", "hello", request), *(("reply", "hello", r) for r in reply),
-                     *lines]
-        return Exchange([line for kind, _, line in lines if kind == "request"],
-                        [line for kind, _, line in lines if kind == "reply"])
+        item, self._item = self._item, None
+        return item if self._own else None
 
 
 @dataclasses.dataclass
@@ -123,26 +114,24 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
     ``every_to`` belongs to the run: what an earlier run left there is removed
     first, as in ``counterexamples/``.  Returns the requests files written."""
     if every_to is not None:
-        if every_to.is_dir():
-            for old in every_to.iterdir():
-                if old.is_file() and old.name.endswith((REQUESTS, REPLIES)):
-                    old.unlink()
         every_to.mkdir(parents=True, exist_ok=True)
+        for old in every_to.iterdir():
+            if old.is_file() and old.name.endswith((REQUESTS, REPLIES)):
+                old.unlink()
+        if failing_to is not None and every_to.resolve() == failing_to.resolve():
+            failing_to = None   # the same folder: every item's are there already
     written = []
     for result in results:
-        suffixes = (REQUESTS, REPLIES)
-        if not (staged / staged_name(result["id"], REQUESTS)).is_file():
+        item = result["id"]
+        if not (staged / staged_name(item, REQUESTS)).is_file():
             continue
-        targets = [every_to] if every_to is not None else []
-        if failing_to is not None and result["status"] in ("fail", "error") and not (
-                every_to is not None and every_to.resolve() == failing_to.resolve()):
-            targets.append(failing_to)
-        for folder in targets:
-            folder.mkdir(parents=True, exist_ok=True)
-            for suffix in suffixes:
-                shutil.copyfile(staged / staged_name(result["id"], suffix),
-                                folder / name(result["id"], suffix))
-            written.append(folder / name(result["id"], REQUESTS))
+        failing = result["status"] in ("fail", "error")
+        for folder in [every_to, failing_to if failing else None]:
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+                for suffix in (REQUESTS, REPLIES):
+                    shutil.copyfile(staged / staged_name(item, suffix), folder / name(item, suffix))
+                written.append(folder / name(item, REQUESTS))
     return written
 
 
