@@ -196,7 +196,7 @@ class SubprocessEngine(Connection):
 
     def close(self) -> None:
         """Send ``stop``, give the engine `STOP_GRACE` seconds, then kill. Never hangs."""
-        self._closed = True
+        self._closed, self._state = True, None   # answers nothing, not even a cached state
         child, self._child = self._child, None
         if child is not None:
             self._last_child = child

@@ -145,6 +145,7 @@ def test_close_is_quick_idempotent_and_final():
     engine.start("echo", {})
     assert engine._child is not None
     process = engine._child.proc
+    engine._state = {"brought": "by an act"}   # a cached state is not answered after close
     engine.close()
     engine.close()
     # a polite engine exits on stop by itself (status 0), never waited out and killed
