@@ -213,8 +213,10 @@ class InProcessEngine(Connection):
         try:
             answer = call()
         except Unsupported as exc:
-            log.received(_protocol.encode(
-                {"seq": seq, "skipped": {"reason": exc.reason or "unsupported"}}))
+            skipped = {"reason": exc.reason or "unsupported"}
+            if exc.kind is not None:   # as serve() writes it
+                skipped["kind"] = exc.kind
+            log.received(_protocol.encode({"seq": seq, "skipped": skipped}))
             raise
         except EngineFault as exc:
             log.received(_protocol.encode({"seq": seq, "error": {"message": exc.message}}))

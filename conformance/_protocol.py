@@ -128,10 +128,6 @@ _UTF8 = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=Fa
                          check_circular=False)
 
 
-#: The JSON round trip of what an in-process engine gets and answers, built once: no escaping of
-#: the seeds' Japanese text and no cycle bookkeeping (a cycle still fails, as RecursionError).
-_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False,
-                           separators=(",", ":")).encode
 _decode = json.JSONDecoder().decode
 
 
@@ -141,7 +137,7 @@ def json_copy(value: Any) -> Any:
     Also a snapshot: it shares no container with ``value``, so an engine that
     later changes what it answered changes nothing here.
     """
-    return _decode(_encode(value))
+    return _decode(_UTF8.encode(value))   # NaN raises, as the wire refuses it
 
 
 # -- the server side -----------------------------------------------------------------

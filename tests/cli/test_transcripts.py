@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import sys
 
+import pytest
 from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
@@ -138,3 +139,31 @@ def test_a_failing_property_transcript_is_its_counterexample_alone(tmp_path):
     with_one = certify(dataclasses.replace(config, transcripts=TranscriptSink(staging)))
     assert with_one["results"][0]["examples"] == without["examples"]
     assert with_one["results"][0]["status"] == without["status"] == "fail"
+
+
+def test_an_in_process_skip_is_transcribed_as_serve_writes_it():
+    """The kind of an `Unsupported` is in the transcribed ``skipped`` reply, as in serve's."""
+    from conformance import Unsupported
+    from conformance._loading import InProcessEngine
+    from conformance._protocol import encode, handle
+
+    class Gap:
+        def hello(self):
+            return {"name": "gap", "version": "1", "rulesets": ["vision"], "protocol": 1}
+
+        def start(self, ruleset, setup):
+            raise Unsupported("no decks", kind="engine-gap")
+
+        def close(self):
+            pass
+
+    engine = InProcessEngine(Gap, "python:x:Gap")
+    engine.transcript = log = Transcript()
+    log.begin()
+    with pytest.raises(Unsupported):
+        engine.start("vision", {})
+    transcript = log.end()
+    assert transcript is not None
+    request = transcript.requests[-1]
+    served, _ = handle(Gap(), request)
+    assert transcript.replies[-1] == encode(served)
