@@ -154,6 +154,12 @@ def test_an_in_process_skip_is_transcribed_as_serve_writes_it():
         def start(self, ruleset, setup):
             raise Unsupported("no decks", kind="engine-gap")
 
+        def act(self, action):
+            return {}
+
+        def observe(self):
+            return {}
+
         def close(self):
             pass
 
