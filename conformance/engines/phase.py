@@ -132,6 +132,12 @@ class PhaseEngine:
         self.ability_of: dict[str, str] = {}
         self.effects = 0                        # instants made for `apply` so far
         self.step = "PreCombatMain"              # the case's step (setup `phase`)
+        # The game's state, asked for as rarely as a step allows (``game.state()`` and
+        # ``Engine.load_game`` are most of the adapter's time): `_view`, `_edit`, `_load`.
+        self._seen: dict[str, Any] | None = None    # game.state() since the game last changed
+        self._loaded: str | None = None   # the state it was loaded from, if unchanged since
+        self._snapshot: Any = None        # act's state to go back to (a refused action)
+        self._tidy: int | None = None     # object still carrying the adapter's ability
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -152,6 +158,7 @@ class PhaseEngine:
             raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
                               kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
+        self._seen = self._loaded = self._snapshot = self._tidy = None
         self.effects = 0    # carrier names repeat from game to game: their objects are cached
         self.setup_objects = {}
         placed: list[tuple[str, str, dict[str, Any]]] = []
@@ -181,17 +188,59 @@ class PhaseEngine:
         self._build_board(game.state(), setup, placed)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        snapshot = self.game.state()
-        before = len(snapshot["state"].get("pending_damage_replacements") or [])
+        view = self._view()
+        before = len(view["state"].get("pending_damage_replacements") or [])
+        # what a refused action goes back to: the game's state now (the one it was loaded
+        # from, if nothing changed it since), with the adapter's ability still to take off
+        self._snapshot, tidy = self._loaded or view, self._tidy
         try:
             events = self._act(action)
         except _Rejected as exc:
-            self.game = self.engine.load_game(snapshot)
+            self._load(self._snapshot)
+            self._tidy = tidy
             return {"accepted": False, "reason": str(exc)}
+        finally:
+            self._snapshot = None
         # phase.rs has no event for a new shield: it is read off the state
-        for to, shield in self._shields(self.game.state()["state"])[before:]:
+        for to, shield in self._shields(self._view()["state"])[before:]:
             events.append({"type": "shield", "to": to, "source": shield["source"]})
         return {"accepted": True, "events": events}
+
+    # -- the game's state ---------------------------------------------------------------------
+
+    def _view(self) -> dict[str, Any]:
+        """The game's state now (``game.state()``), to read only: asked for once and kept
+        until the game changes (an action applied, a state loaded).  The adapter's ability
+        `_effect_of` leaves on its source changes nothing `observe` reads."""
+        if self._seen is None:
+            self._seen = self.game.state()
+        return self._seen
+
+    def _edit(self) -> dict[str, Any]:
+        """The game's state now, to edit and `_load`: the kept one is handed over (with the
+        adapter's ability taken off its source), so it is no longer kept."""
+        state = self._view()
+        self._seen = None
+        if state is self._snapshot:         # act's way back must not see the edits
+            self._snapshot = json.dumps(state)
+        if self._tidy is not None:
+            obj = state["state"]["objects"][str(self._tidy)]
+            obj["abilities"].pop()
+            obj["base_abilities"].pop()
+            self._tidy = None
+        return state
+
+    def _load(self, state: dict[str, Any] | str) -> None:
+        """Resume the game from ``state`` (phase.rs reads a JSON string faster than a dict)."""
+        text = state if isinstance(state, str) else json.dumps(state)
+        self.game = self.engine.load_game(text)
+        self._seen, self._loaded = None, text
+
+    def _actions(self) -> list[Any]:
+        """The legal actions now (``game.actions()``), once the adapter's ability is off."""
+        if self._tidy is not None:
+            self._load(self._edit())
+        return list(self.game.actions())
 
     def _shields(self, st: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """The prevention shields in force (phase.rs's pending damage replacements), oldest
@@ -226,7 +275,7 @@ class PhaseEngine:
         return found
 
     def observe(self) -> dict[str, Any]:
-        st = self.game.state()["state"]
+        st = self._view()["state"]
         objects = st["objects"]
         cards = {}
         players: dict[str, dict[str, Any]] = {}
@@ -356,7 +405,7 @@ class PhaseEngine:
         st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
-        self.game = self.engine.load_game(state)
+        self._load(state)
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -396,6 +445,9 @@ class PhaseEngine:
         raise _Rejected(f"{PLAYERS[seat]} cannot get priority")
 
     def _apply_raw(self, seat: int, act: Any) -> list[dict[str, Any]]:
+        if self._tidy is not None:
+            self._load(self._edit())
+        self._seen = self._loaded = None    # the game changes (or may, if it refuses)
         try:
             result = self.game.apply(seat, act)
         except Exception as exc:  # phase.rs refuses an illegal action with an error
@@ -406,7 +458,7 @@ class PhaseEngine:
         seat, oid = self._seat(action.get("by", "p1")), self._oid(action["cast"])
         events: list[dict[str, Any]] = []
         self._give_priority(seat, events)
-        offered = [a for a in self.game.actions()
+        offered = [a for a in self._actions()
                    if a.kind == "CastSpell" and a.data.get("object_id") == oid]
         if not offered:
             raise _Rejected(f"phase.rs offers no cast of {action['cast']}")
@@ -425,7 +477,7 @@ class PhaseEngine:
         seat, oid = self._seat(action.get("by", "p1")), self._oid(action["activate"])
         events: list[dict[str, Any]] = []
         self._give_priority(seat, events)
-        offered = [a for a in self.game.actions()
+        offered = [a for a in self._actions()
                    if a.kind == "ActivateAbility" and a.data.get("source_id") == oid]
         n = action.get("ability", 0)
         if len(offered) <= n:
@@ -433,14 +485,14 @@ class PhaseEngine:
                             f"{action['activate']}")
         events += self._apply_raw(seat, offered[n])
         events += self._settle(seat, action)
-        top = self.game.state()["state"]["stack"][-1]
+        top = self._view()["state"]["stack"][-1]
         if "as" in action:
             self.stack_ids[top["id"]] = action["as"]
             self.ability_of[action["as"]] = action["activate"]
         return self._events(events, ability=action.get("as"))
 
     def _resolve(self) -> list[dict[str, Any]]:
-        if not self.game.state()["state"]["stack"]:
+        if not self._view()["state"]["stack"]:
             raise _Rejected("the stack is empty")
         events: list[dict[str, Any]] = []
         for _ in range(MAX_PASSES):
@@ -498,7 +550,7 @@ class PhaseEngine:
         has one active player; docs/engines/phase.md)."""
         source, to, amount = damage["source"], damage["to"], damage["amount"]
         oid = self._oid(source)
-        st = self.game.state()["state"]
+        st = self._view()["state"]
         obj = st["objects"][str(oid)]
         if obj["zone"] != "Battlefield" or "Creature" not in obj["card_types"]["core_types"]:
             raise _Rejected(f"{source} is not a creature on the battlefield: it cannot "
@@ -528,7 +580,7 @@ class PhaseEngine:
         tapped = obj.get("tapped", False)
         events = self._play_combat(attacker, defender, oid, blocker)
         # back to the case's step: p1 active, nothing in combat, the attacker as it was
-        state = self.game.state()
+        state = self._edit()
         st = state["state"]
         st["phase"], st["combat"] = self.step, None
         st["active_player"] = st["priority_player"] = 0
@@ -536,7 +588,7 @@ class PhaseEngine:
         attacked = st["objects"].get(str(oid))
         if attacked is not None:
             attacked["tapped"] = tapped
-        self.game = self.engine.load_game(state)
+        self._load(state)
         out = [e for e in self._events(events) if e["type"] in ("damage", "prevented")]
         # phase.rs 0.103.0 reports a combat-damage prevention by a chosen-source shield
         # with source_id 0; in this combat the declared attacker is the one source of damage
@@ -549,12 +601,12 @@ class PhaseEngine:
 
     def _play_combat(self, attacker: int, defender: int, oid: int,
                      blocker: int | None) -> list[dict[str, Any]]:
-        state = self.game.state()
+        state = self._edit()
         st = state["state"]
         st["phase"] = "BeginCombat"
         st["active_player"] = st["priority_player"] = attacker
         st["waiting_for"] = {"type": "Priority", "data": {"player": attacker}}
-        self.game = self.engine.load_game(state)
+        self._load(state)
         events: list[dict[str, Any]] = []
         for _ in range(MAX_PASSES):
             waiting = self.game.waiting_for()
@@ -610,7 +662,7 @@ class PhaseEngine:
         controller and resolved: phase.rs's rules decide what the text does.  ``state``:
         the game's state already being edited (one load instead of two); ``carrier``: the
         source is the adapter's own object, so the ability need not be taken off again."""
-        state = state or self.game.state()
+        state = state or self._edit()
         obj = state["state"]["objects"][str(oid)]
         card = oracle.card({"id": "x", "name": obj["name"], "types": ["artifact"]}, (text,))
         face = _checked_face(card)
@@ -622,11 +674,11 @@ class PhaseEngine:
             ability["activation_zone"] = obj["zone"]
         obj.setdefault("abilities", []).append(ability)
         obj.setdefault("base_abilities", []).append(copy.deepcopy(ability))
-        self.game = self.engine.load_game(state)
+        self._load(state)
         seat = SEATS[by]
         events: list[dict[str, Any]] = []
         self._give_priority(seat, events)
-        offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
+        offered = [a for a in self._actions() if a.kind == "ActivateAbility"
                    and a.data.get("source_id") == oid]
         if not offered:
             zone = ZONE_OF.get(obj["zone"], obj["zone"])
@@ -638,14 +690,11 @@ class PhaseEngine:
         events += self._settle(seat, context)
         self.resolving = context
         events += self._resolve_now()
-        if carrier:
-            return [e for e in self._events(events) if keep is None or e["type"] in keep]
-        # the ability was the adapter's way in: it goes again (the board is as before)
-        state = self.game.state()
-        obj = state["state"]["objects"][str(oid)]
-        obj["abilities"].pop()
-        obj["base_abilities"].pop()
-        self.game = self.engine.load_game(state)
+        if not carrier:
+            # the ability was the adapter's way in: it goes again (the board is as before)
+            # with the next edit of the state, or before the game goes on (`_edit`,
+            # `_actions`, `_apply_raw`); `observe` reads nothing it changes
+            self._tidy = oid
         return [e for e in self._events(events) if keep is None or e["type"] in keep]
 
     def _resolve_now(self) -> list[dict[str, Any]]:
@@ -671,7 +720,7 @@ class PhaseEngine:
         self.effects += 1
         name = f"Conformance Effect {self.effects}"
         made = json.loads(_carrier(name))
-        state = self.game.state()
+        state = self._edit()
         st = state["state"]
         oid = st["next_object_id"]
         st["next_object_id"] = oid + 1
@@ -695,7 +744,7 @@ class PhaseEngine:
             who = data.get("player", seat) if isinstance(data, dict) else seat
             if kind == "Priority" or kind == "GameOver":
                 return events
-            actions = self.game.actions()
+            actions = self._actions()
             if kind == "TargetSelection":
                 want = self._target(targets.pop(0) if targets else None)
                 pick = [a for a in actions if a.kind == "ChooseTarget"
@@ -720,7 +769,7 @@ class PhaseEngine:
                                     f"source of your choice (options {data.get('options')})")
                 events += self._apply_raw(who, pick[0])
             elif kind == "DiscardChoice":           # the vocabulary: from the front of the hand
-                hand = self.game.state()["state"]["players"][who]["hand"]
+                hand = self._view()["state"]["players"][who]["hand"]
                 front = sorted(data["cards"], key=hand.index)[:data["count"]]
                 pick = [a for a in actions if a.kind == "SelectCards"
                         and sorted(a.data["cards"]) == sorted(front)]
@@ -745,13 +794,13 @@ class PhaseEngine:
 
     def _pool(self, seat: int) -> dict[str, int]:
         pool: dict[str, int] = {}
-        for unit in self.game.state()["state"]["players"][seat]["mana_pool"]["mana"]:
+        for unit in self._view()["state"]["players"][seat]["mana_pool"]["mana"]:
             t = SHARD[unit["color"]]
             pool[t] = pool.get(t, 0) + 1
         return pool
 
     def _units_for(self, seat: int, pay: dict[str, int]) -> list[int]:
-        units = self.game.state()["state"]["players"][seat]["mana_pool"]["mana"]
+        units = self._view()["state"]["players"][seat]["mana_pool"]["mana"]
         chosen = []
         for t, n in pay.items():
             have = [u["pip_id"] for u in units if SHARD[u["color"]] == t]
