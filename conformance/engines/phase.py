@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from conformance import Unsupported
@@ -101,8 +101,24 @@ def _carrier(name: str) -> str:
 
 
 def _engine_for(cards: dict[str, dict[str, Any]]) -> Any:
-    faces = {name.lower(): _face(json.dumps(c, sort_keys=True)) for name, c in cards.items()}
+    return _engine(json.dumps(cards, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _engine(cards_json: str) -> Any:
+    """phase.rs's engine (its card database) for these cards, built once per process."""
+    faces = {name.lower(): _face(json.dumps(c, sort_keys=True))
+             for name, c in json.loads(cards_json).items()}
     return phase.Engine.from_json(json.dumps(faces))
+
+
+@lru_cache(maxsize=256)
+def _opening(cards_json: str, p1: tuple[str, ...], p2: tuple[str, ...]) -> str:
+    """The state (as JSON, for a fresh copy each time) of a new game of these decks at p1's
+    first main phase: the same every time (seed 1), so phase.rs plays it once per process."""
+    game = _engine(cards_json).new_game(list(p1), list(p2), seed=1, first_player=0)
+    _advance_to_main(game)
+    return json.dumps(game.state())
 
 
 def _mana(cost: Any) -> dict[str, int]:
@@ -123,7 +139,7 @@ class PhaseEngine:
     """One phase.rs game at a time, in the engine protocol (conformance/_engine.py)."""
 
     def __init__(self) -> None:
-        self.game: Any = None
+        self._game: Any = None
         self.engine: Any = None
         self.ids: dict[str, int] = {}           # case id -> phase object id
         self.names: dict[int, str] = {}         # phase object id -> case id
@@ -136,8 +152,10 @@ class PhaseEngine:
         # ``Engine.load_game`` are most of the adapter's time): `_view`, `_edit`, `_load`.
         self._seen: dict[str, Any] | None = None    # game.state() since the game last changed
         self._loaded: str | None = None   # the state it was loaded from, if unchanged since
+        self._loaded_shields = 0          # ... its pending damage replacements (`act`)
         self._snapshot: Any = None        # act's state to go back to (a refused action)
         self._tidy: int | None = None     # object still carrying the adapter's ability
+        self._board: dict[str, Any] | None = None   # `start`'s board, loaded when first used
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -147,7 +165,15 @@ class PhaseEngine:
                 "rulesets": ["mtg"], "capabilities": {}}
 
     def close(self) -> None:
-        self.game = None
+        self._game = self._board = None
+
+    @property
+    def game(self) -> Any:
+        """The phase.rs game, with `start`'s board loaded (a first step that edits the
+        state edits the board instead: one load, not two)."""
+        if self._board is not None:
+            self._load(self._board)
+        return self._game
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         if ruleset != "mtg":
@@ -158,7 +184,7 @@ class PhaseEngine:
             raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
                               kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
-        self._seen = self._loaded = self._snapshot = self._tidy = None
+        self._seen = self._loaded = self._snapshot = self._tidy = self._board = None
         self.effects = 0    # carrier names repeat from game to game: their objects are cached
         self.setup_objects = {}
         placed: list[tuple[str, str, dict[str, Any]]] = []
@@ -181,18 +207,24 @@ class PhaseEngine:
         filler = oracle.card({"id": "filler", "name": "Conformance Filler",
                               "types": ["artifact"]})
         cards[filler["name"]] = filler
-        self.engine = _engine_for(cards)
-        game = self.engine.new_game(decks["p1"] + [filler["name"]],
-                                    decks["p2"] + [filler["name"]], seed=1, first_player=0)
-        _advance_to_main(game)
-        self._build_board(game.state(), setup, placed)
+        key = json.dumps(cards, sort_keys=True)
+        self.engine = _engine(key)
+        opening = _opening(key, (*decks["p1"], filler["name"]), (*decks["p2"], filler["name"]))
+        self._build_board(json.loads(opening), setup, placed)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        view = self._view()
-        before = len(view["state"].get("pending_damage_replacements") or [])
-        # what a refused action goes back to: the game's state now (the one it was loaded
-        # from, if nothing changed it since), with the adapter's ability still to take off
-        self._snapshot, tidy = self._loaded or view, self._tidy
+        if self._board is not None:
+            self._snapshot = self._board
+            before = _replacements(self._board)
+        elif self._loaded is not None:
+            # loaded and not changed since: the shields are those of the state it was loaded
+            # from, read off the game's own state (no edit of the adapter touches them)
+            before = self._loaded_shields
+            self._snapshot = self._loaded
+        else:
+            self._snapshot = self._view()
+            before = _replacements(self._snapshot)
+        tidy = self._tidy   # what a refused action goes back to, as the snapshot
         try:
             events = self._act(action)
         except _Rejected as exc:
@@ -219,7 +251,10 @@ class PhaseEngine:
     def _edit(self) -> dict[str, Any]:
         """The game's state now, to edit and `_load`: the kept one is handed over (with the
         adapter's ability taken off its source), so it is no longer kept."""
-        state = self._view()
+        if self._board is not None:
+            state, self._board = self._board, None
+        else:
+            state = self._view()
         self._seen = None
         if state is self._snapshot:         # act's way back must not see the edits
             self._snapshot = json.dumps(state)
@@ -232,9 +267,20 @@ class PhaseEngine:
 
     def _load(self, state: dict[str, Any] | str) -> None:
         """Resume the game from ``state`` (phase.rs reads a JSON string faster than a dict)."""
-        text = state if isinstance(state, str) else json.dumps(state)
-        self.game = self.engine.load_game(text)
-        self._seen, self._loaded = None, text
+        if isinstance(state, str):
+            text, shields = state, _replacements(json.loads(state))
+        else:
+            text, shields = json.dumps(state), _replacements(state)
+        self._game = self.engine.load_game(text)
+        self._seen, self._loaded, self._loaded_shields = None, text, shields
+        self._board = None
+
+    def _object(self, oid: int) -> dict[str, Any]:
+        """One object of the game (its zone, owner, controller): off `start`'s board while
+        that is not loaded yet (phase.rs keeps those as loaded), else ``game.object``."""
+        obj: dict[str, Any] = (self._board["state"]["objects"][str(oid)]
+                               if self._board is not None else self.game.object(oid))
+        return obj
 
     def _actions(self) -> list[Any]:
         """The legal actions now (``game.actions()``), once the adapter's ability is off."""
@@ -405,7 +451,7 @@ class PhaseEngine:
         st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
-        self._load(state)
+        self._board = state
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -447,9 +493,10 @@ class PhaseEngine:
     def _apply_raw(self, seat: int, act: Any) -> list[dict[str, Any]]:
         if self._tidy is not None:
             self._load(self._edit())
+        game = self.game
         self._seen = self._loaded = None    # the game changes (or may, if it refuses)
         try:
-            result = self.game.apply(seat, act)
+            result = game.apply(seat, act)
         except Exception as exc:  # phase.rs refuses an illegal action with an error
             raise _Rejected(f"phase.rs refused {_kind(act)}: {exc}") from exc
         return list(result.events)
@@ -513,7 +560,7 @@ class PhaseEngine:
         source = damage["source"]
         to = damage["to"]
         text = f"{{0}}: ~ deals {damage['amount']} damage to any target."
-        obj = self.game.object(self._oid(source))
+        obj = self._object(self._oid(source))
         where = ZONE_WORDS.get(obj["zone"])
         if where is None:
             by = self._controller(source)
@@ -532,7 +579,7 @@ class PhaseEngine:
         resolved).  Other moves have no one real action and are not mapped."""
         cid, zone = action["move"], action["to"]
         oid = self._oid(cid)
-        obj = self.game.object(oid)
+        obj = self._object(oid)
         if obj["zone"] != "Battlefield" or zone != "graveyard":
             raise Unsupported(f"`move` from {ZONE_OF.get(obj['zone'], obj['zone'])} to "
                               f"{zone}: only a permanent put into its graveyard (a "
@@ -647,7 +694,7 @@ class PhaseEngine:
         return self._effect_of(self._oid(source), by, "{0}: " + text, context, keep=EFFECT_EVENTS)
 
     def _controller(self, cid: str) -> str:
-        obj = self.game.object(self._oid(cid))
+        obj = self._object(self._oid(cid))
         if obj["zone"] != "Battlefield":
             raise Unsupported(f"{cid} is in {ZONE_OF.get(obj['zone'], obj['zone'])}: only a "
                               "permanent's ability can deal damage or make an effect in a "
@@ -863,6 +910,11 @@ ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in
               "Command": "in the command zone"}
 #: What an `apply` reports: what its text did, not the adapter's ability that carried it.
 EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
+
+
+def _replacements(state: dict[str, Any]) -> int:
+    """How many damage replacements (shields, used up or not) a state holds."""
+    return len(state["state"].get("pending_damage_replacements") or [])
 
 
 def _kind(act: Any) -> str:
