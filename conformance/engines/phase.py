@@ -168,6 +168,7 @@ class PhaseEngine:
         self._snapshot: Any = None        # act's state to go back to (a refused action)
         self._tidy: int | None = None     # object still carrying the adapter's ability
         self._board: dict[str, Any] | None = None   # `start`'s board, loaded when first used
+        self._rebuild: Any = None         # builds `start`'s board again (a refused action)
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -222,11 +223,12 @@ class PhaseEngine:
         key = json.dumps(cards, sort_keys=True)
         self.engine = _engine(key)
         opening = _opening(key, (*decks["p1"], filler["name"]), (*decks["p2"], filler["name"]))
-        self._build_board(json.loads(opening), setup, placed)
+        self._rebuild = lambda: self._build_board(json.loads(opening), setup, placed)
+        self._rebuild()
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         if self._board is not None:
-            self._snapshot = self._board
+            self._snapshot = REBUILD       # the board again, as start builds it
             before = _replacements(self._board)
         elif self._loaded is not None:
             # loaded and not changed since: the shields are those of the state it was loaded
@@ -240,7 +242,10 @@ class PhaseEngine:
         try:
             events = self._act(action)
         except _Rejected as exc:
-            self._load(self._snapshot)
+            if self._snapshot is REBUILD:
+                self._rebuild()
+            else:
+                self._load(self._snapshot)
             self._tidy = tidy
             return {"accepted": False, "reason": str(exc)}
         finally:
@@ -463,7 +468,7 @@ class PhaseEngine:
         st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
-        self._board = state
+        self._board, self._seen, self._loaded = state, None, None
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -917,6 +922,8 @@ class PhaseEngine:
 
 
 PASS = {"type": "PassPriority", "data": None}
+#: `act`'s snapshot when the board is not loaded yet: the board is built again instead.
+REBUILD = object()
 #: Zones a card's own ability can be activated from, as Oracle text says so.
 ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in your hand",
               "Command": "in the command zone"}
