@@ -20,7 +20,7 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
 - **observations** are read back from the state; events from phase.rs's events.
 
 Speed: ``game.state()`` and ``Engine.load_game`` are most of the time a certification
-takes (about 1.6 and 1.9 ms a call), so the adapter asks for the state once after the game
+takes (about 1.5 and 1.8 ms a call), so the adapter asks for the state once after the game
 changes and keeps it (`_view`); a step that edits the state edits that one (`_edit`) and
 loads it as a JSON string (`_load`); `start`'s board is loaded only when first used, so
 a first step that edits it loads once; the ``{0}`` ability of a harness step comes off its
