@@ -2,6 +2,7 @@
 
     python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest]
                              [--main [--baseline DIR]] [--parallel] [--vocabulary]
+                             [--phase] [--only ROW ...]
 
 A script, not timed tests: a shared CI machine would make timed assertions
 flake.  A shared machine is also noisy, so every ratio is the median over
@@ -9,8 +10,10 @@ flake.  A shared machine is also noisy, so every ratio is the median over
 absolute time the median of as many runs; best-of-N would hide the noise.
 ``--pytest`` also times ``pytest -m "not slow"`` against the full suite, and
 ``--main`` the README's main command and ``--parallel`` ``certify --jobs 2``
-against ``--jobs 1`` on a catalogue 16 times today's.  Rows that belong to
-work not done yet print as not measured.
+against ``--jobs 1`` on a catalogue 16 times today's, and ``--phase`` the
+phase.rs certification of ruleset mtg against the reference engine's.  ``--only``
+measures only the rows named (the rest print as not measured).  Rows that belong
+to work not done yet print as not measured.
 """
 
 from __future__ import annotations
@@ -282,25 +285,84 @@ def vocabulary_row(pairs: int, profile: str) -> tuple[str, str, str, str]:
                "<= 1.05x", ratio <= 1.05)
 
 
+#: `conformance certify` of ruleset mtg, its engine in this process (``--engine NAME``).
+MTG_CERTIFY = ["-m", "conformance", "certify", "--ruleset", "mtg", "--allow-no-verdict",
+               "-q", "--engine"]
+
+
+def certify_mtg(engine: str, out: Path) -> float:
+    """Wall time of a fresh ``conformance certify --engine ENGINE --ruleset mtg`` (a
+    failing item is a result, not an error: the run must only have written its report)."""
+    report = out / "report.json"
+    report.unlink(missing_ok=True)
+    argv = [PYTHON, *MTG_CERTIFY, engine, "--out", str(out)]
+    took = clock(lambda: subprocess.run(argv, cwd=ROOT, env=FRESH_ENV, check=False,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    if not report.exists():
+        raise SystemExit(f"{shlex.join(argv)} wrote no report")
+    return took
+
+
+def phase_row(pairs: int) -> tuple[str, str, str, str]:
+    """phase.rs's certification of ruleset mtg against the reference engine's of the same
+    items, both in process (issue 29: at most 3x); skipped where phase is not installed."""
+    what = "phase certify / reference certify, mtg ruleset (in-process)"
+    try:
+        import phase  # noqa: F401
+    except ImportError:
+        return row(what, "skipped: phase-python is not installed (pip install -e '.[phase]')",
+                   "<= 3x", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b, ratio = paired(pairs, lambda: certify_mtg("phase", Path(tmp, "phase")),
+                             lambda: certify_mtg("reference", Path(tmp, "reference")))
+    return row(what, f"{a:.1f} s / {b:.1f} s = {ratio:.2f}x", "<= 3x", ratio <= 3)
+
+
+ROWS = ("main", "properties", "cases", "overhead", "load", "vocabulary", "parallel",
+        "import", "plugin", "pytest", "phase")
+
+
 def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     n = args.pairs
     h = Harness(args.profile)
-    if args.main:
-        rows = [main_row(max(1, n // 2), args.baseline)]
+
+    def want(name: str) -> bool:
+        return not args.only or name in args.only
+    skipped = "not measured (not in --only)"
+    rows: list[tuple[str, str, str, str]] = []
+    if not want("main"):
+        rows.append(row("README main command", skipped, "<= 20 s median", None))
+    elif args.main:
+        rows.append(main_row(max(1, n // 2), args.baseline))
     else:
-        rows = [row("README main command (certify --mutation --jobs 2)",
-                    "not measured (pass --main)", "<= 20 s median", None)]
+        rows.append(row("README main command (certify --mutation --jobs 2)",
+                        "not measured (pass --main)", "<= 20 s median", None))
 
-    # all n pairs: one run is 8-14 s on this machine, and its speed drifts that much
-    _, _, ratio = paired(n, lambda: h.run(SERVER, cases=False, properties=True),
-                         lambda: h.run("reference", cases=False, properties=True))
-    rows.append(row(f"properties, subprocess / in-process ({h.profile.name})",
-                    f"{ratio:.2f}x", "<= 1.3x", ratio <= 1.3))
+    if want("properties"):
+        # all n pairs: one run is 8-14 s on this machine, and its speed drifts that much
+        _, _, ratio = paired(n, lambda: h.run(SERVER, cases=False, properties=True),
+                             lambda: h.run("reference", cases=False, properties=True))
+        rows.append(row(f"properties, subprocess / in-process ({h.profile.name})",
+                        f"{ratio:.2f}x", "<= 1.3x", ratio <= 1.3))
+    else:
+        rows.append(row("properties, subprocess / in-process", skipped, "<= 1.3x", None))
 
-    _, _, ratio = paired(n * 3, lambda: h.run("reference", cases=True, properties=False),
-                            h.bare)
-    rows.append(row("cases, in-process harness / bare engine", f"{ratio:.2f}x", "<= 1.3x",
-                    ratio <= 1.3))
+    if want("cases"):
+        _, _, ratio = paired(n * 3, lambda: h.run("reference", cases=True, properties=False),
+                             h.bare)
+        rows.append(row("cases, in-process harness / bare engine", f"{ratio:.2f}x",
+                        "<= 1.3x", ratio <= 1.3))
+    else:
+        rows.append(row("cases, in-process harness / bare engine", skipped, "<= 1.3x", None))
+
+    if not want("phase"):
+        rows.append(row("phase certify / reference certify, mtg ruleset", skipped, "<= 3x",
+                        None))
+    elif args.phase:
+        rows.append(phase_row(n))
+    else:
+        rows.append(row("phase certify / reference certify, mtg ruleset",
+                        "not measured (pass --phase)", "<= 3x", None))
 
     # The marginal cost of a request: (the cases 5 times - once, over one process,
     # so start-up and first-use costs cancel) - the bare engine, per request
@@ -308,6 +370,10 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     # medians of interleaved runs; a case is one play message when the engine
     # offers play (the reference engine's server does), else one per request
     for play, label in ((True, "in plays"), (False, "one at a time, no play")):
+        if not want("overhead"):
+            rows.append(row(f"harness overhead per subprocess request ({label})", skipped,
+                            "<= 150 µs", None))
+            continue
         walls: list[float] = []
         work: list[float] = []
         for _ in range(n):
@@ -324,47 +390,58 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
         rows.append(row("... the same in CPU time of both processes (no waiting for a CPU)",
                         f"{work_us:.0f} µs", "<= 150 µs", counted and work_us <= 150))
 
-    load = statistics.median(reported(
-        "import time; t = time.perf_counter(); "
-        "from conformance._catalogue import load_catalogue; c = load_catalogue('cases'); "
-        "assert not c.errors, c.errors; print(time.perf_counter() - t)") for _ in range(n))
-    rows.append(row(f"catalogue load, cold process ({len(h.catalogue.cases)} cases)",
-                    f"{load:.3f} s", "<= 0.3 s", load <= 0.3))
+    if want("load"):
+        load = statistics.median(reported(
+            "import time; t = time.perf_counter(); "
+            "from conformance._catalogue import load_catalogue; c = load_catalogue('cases'); "
+            "assert not c.errors, c.errors; print(time.perf_counter() - t)") for _ in range(n))
+        rows.append(row(f"catalogue load, cold process ({len(h.catalogue.cases)} cases)",
+                        f"{load:.3f} s", "<= 0.3 s", load <= 0.3))
+    else:
+        rows.append(row("catalogue load, cold process", skipped, "<= 0.3 s", None))
 
-    if args.vocabulary:
+    if args.vocabulary and want("vocabulary"):
         rows.append(vocabulary_row(n, args.profile))
     else:
         rows.append(row("plain certify: with / without feature derivation",
                         "not measured (pass --vocabulary)", "<= 1.05x", None))
 
-    if args.parallel:
+    if args.parallel and want("parallel"):
         rows += parallel_rows(n, h)
     else:
         rows.append(row("certify --jobs 1 / --jobs 2", "not measured (pass --parallel)",
                         "(information: 2 CPUs)", None))
 
-    fresh_python("import conformance._plugin, conformance._catalogue")  # fill the .pyc cache
-    cost = statistics.median(import_time("conformance") for _ in range(n)) * 1000
-    rows.append(row("import conformance (python -X importtime)", f"{cost:.1f} ms",
-                    "(was 118 ms)", None))
-    plugin_import = statistics.median(import_time("conformance._plugin", after="pytest")
-                                      for _ in range(n))
-    with tempfile.TemporaryDirectory() as empty:
-        Path(empty, "test_nothing.py").write_text("def test_nothing():\n    pass\n")
-        pytest = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_nothing.py"]
+    if want("import"):
+        fresh_python("import conformance._plugin, conformance._catalogue")  # fill .pyc cache
+        cost = statistics.median(import_time("conformance") for _ in range(n)) * 1000
+        rows.append(row("import conformance (python -X importtime)", f"{cost:.1f} ms",
+                        "(was 118 ms)", None))
+    else:
+        rows.append(row("import conformance (python -X importtime)", skipped,
+                        "(was 118 ms)", None))
+    if want("plugin"):
+        plugin_import = statistics.median(import_time("conformance._plugin", after="pytest")
+                                          for _ in range(n))
+        with tempfile.TemporaryDirectory() as empty:
+            Path(empty, "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+            pytest = [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_nothing.py"]
 
-        def plugin(on: bool) -> Timed:
-            argv = pytest if on else [*pytest, "-p", "no:conformance"]
-            return lambda: wall(argv, Path(empty))
-        on, off, _ = paired(n * 2, plugin(True), plugin(False))
-    cost = (on - off) * 1000
-    rows.append(row("the pytest plugin without --engine: its import (pytest already loaded)",
-                    f"{plugin_import * 1000:.1f} ms", "nothing measurable (< 5 ms)",
-                    plugin_import < 0.005))
-    rows.append(row("... a pytest run with / without the plugin (paired, noisy)",
-                    f"{cost:+.0f} ms", "within the noise", None))
+            def plugin(on: bool) -> Timed:
+                argv = pytest if on else [*pytest, "-p", "no:conformance"]
+                return lambda: wall(argv, Path(empty))
+            on, off, _ = paired(n * 2, plugin(True), plugin(False))
+        cost = (on - off) * 1000
+        rows.append(row("the pytest plugin without --engine: its import (pytest already "
+                        "loaded)", f"{plugin_import * 1000:.1f} ms",
+                        "nothing measurable (< 5 ms)", plugin_import < 0.005))
+        rows.append(row("... a pytest run with / without the plugin (paired, noisy)",
+                        f"{cost:+.0f} ms", "within the noise", None))
+    else:
+        rows.append(row("the pytest plugin without --engine", skipped,
+                        "nothing measurable (< 5 ms)", None))
 
-    if args.pytest:
+    if args.pytest and want("pytest"):
         base = [PYTHON, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
         fast = clock(lambda: subprocess.run([*base, "-m", "not slow"], cwd=ROOT, check=True,
                                             stdout=subprocess.DEVNULL))
@@ -396,6 +473,13 @@ def main() -> None:
                         help="with --main: a checkout of another commit (e.g. the previous "
                              "one) with its own .venv, timed in interleaved pairs against "
                              "the README's main command")
+    parser.add_argument("--phase", action="store_true",
+                        help="also time phase.rs's certification of ruleset mtg against the "
+                             "reference engine's (needs pip install -e '.[phase]'; about "
+                             "20 s a pair)")
+    parser.add_argument("--only", action="append", choices=ROWS, metavar="ROW",
+                        help=f"measure only these rows (repeatable; {', '.join(ROWS)}); "
+                             "the opt-in rows still need their own flag")
     args = parser.parse_args()
     os.chdir(ROOT)
     rows = measure(args)

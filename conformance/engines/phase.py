@@ -19,6 +19,18 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
   from the action (its ``choose``, its card);
 - **observations** are read back from the state; events from phase.rs's events.
 
+Speed: ``game.state()`` and ``Engine.load_game`` are most of the time a certification
+takes (about 1.5 and 1.8 ms a call), so the adapter asks for the state once after the game
+changes and keeps it (`_view`); a step that edits the state edits that one (`_edit`) and
+loads it as a JSON string (`_load`); `start`'s board is loaded only when first used, so
+a first step that edits it loads once; the ``{0}`` ability of a harness step comes off its
+source with the next edit.  Built once per process: phase.rs's engine for a set of cards
+and the opening state of a game of the same decks (seed 1: the same game every time),
+and each card face (by its card JSON).  `observe` and the shield events are read off a
+``game.state()`` taken after the last change; the reads before the board is loaded (an
+object's zone, owner and controller; the shields already there, none on a new board)
+are of the board as written, which phase.rs loads as it is.
+
 Anything it cannot map raises `Unsupported` with the reason; it never makes up a
 result.  docs/engines/phase.md is the certification and its judged failures.
 """
@@ -27,7 +39,7 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from conformance import Unsupported
@@ -101,8 +113,24 @@ def _carrier(name: str) -> str:
 
 
 def _engine_for(cards: dict[str, dict[str, Any]]) -> Any:
-    faces = {name.lower(): _face(json.dumps(c, sort_keys=True)) for name, c in cards.items()}
+    return _engine(json.dumps(cards, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _engine(cards_json: str) -> Any:
+    """phase.rs's engine (its card database) for these cards, built once per process."""
+    faces = {name.lower(): _face(json.dumps(c, sort_keys=True))
+             for name, c in json.loads(cards_json).items()}
     return phase.Engine.from_json(json.dumps(faces))
+
+
+@lru_cache(maxsize=256)
+def _opening(cards_json: str, p1: tuple[str, ...], p2: tuple[str, ...]) -> str:
+    """The state (as JSON, for a fresh copy each time) of a new game of these decks at p1's
+    first main phase: the same every time (seed 1), so phase.rs plays it once per process."""
+    game = _engine(cards_json).new_game(list(p1), list(p2), seed=1, first_player=0)
+    _advance_to_main(game)
+    return json.dumps(game.state())
 
 
 def _mana(cost: Any) -> dict[str, int]:
@@ -123,7 +151,7 @@ class PhaseEngine:
     """One phase.rs game at a time, in the engine protocol (conformance/_engine.py)."""
 
     def __init__(self) -> None:
-        self.game: Any = None
+        self._game: Any = None
         self.engine: Any = None
         self.ids: dict[str, int] = {}           # case id -> phase object id
         self.names: dict[int, str] = {}         # phase object id -> case id
@@ -132,6 +160,15 @@ class PhaseEngine:
         self.ability_of: dict[str, str] = {}
         self.effects = 0                        # instants made for `apply` so far
         self.step = "PreCombatMain"              # the case's step (setup `phase`)
+        # The game's state, asked for as rarely as a step allows (``game.state()`` and
+        # ``Engine.load_game`` are most of the adapter's time): `_view`, `_edit`, `_load`.
+        self._seen: dict[str, Any] | None = None    # game.state() since the game last changed
+        self._loaded: str | None = None   # the state it was loaded from, if unchanged since
+        self._loaded_shields = 0          # ... its pending damage replacements (`act`)
+        self._snapshot: Any = None        # act's state to go back to (a refused action)
+        self._tidy: int | None = None     # object still carrying the adapter's ability
+        self._board: dict[str, Any] | None = None   # `start`'s board, loaded when first used
+        self._rebuild: Any = None         # builds `start`'s board again (a refused action)
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -141,7 +178,15 @@ class PhaseEngine:
                 "rulesets": ["mtg"], "capabilities": {}}
 
     def close(self) -> None:
-        self.game = None
+        self._game = self._board = None
+
+    @property
+    def game(self) -> Any:
+        """The phase.rs game, with `start`'s board loaded (a first step that edits the
+        state edits the board instead: one load, not two)."""
+        if self._board is not None:
+            self._load(self._board)
+        return self._game
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         if ruleset != "mtg":
@@ -152,6 +197,7 @@ class PhaseEngine:
             raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
                               kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
+        self._seen = self._loaded = self._snapshot = self._tidy = self._board = None
         self.effects = 0    # carrier names repeat from game to game: their objects are cached
         self.setup_objects = {}
         placed: list[tuple[str, str, dict[str, Any]]] = []
@@ -174,24 +220,90 @@ class PhaseEngine:
         filler = oracle.card({"id": "filler", "name": "Conformance Filler",
                               "types": ["artifact"]})
         cards[filler["name"]] = filler
-        self.engine = _engine_for(cards)
-        game = self.engine.new_game(decks["p1"] + [filler["name"]],
-                                    decks["p2"] + [filler["name"]], seed=1, first_player=0)
-        _advance_to_main(game)
-        self._build_board(game.state(), setup, placed)
+        key = json.dumps(cards, sort_keys=True)
+        self.engine = _engine(key)
+        opening = _opening(key, (*decks["p1"], filler["name"]), (*decks["p2"], filler["name"]))
+        self._rebuild = lambda: self._build_board(json.loads(opening), setup, placed)
+        self._rebuild()
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        snapshot = self.game.state()
-        before = len(snapshot["state"].get("pending_damage_replacements") or [])
+        if self._board is not None:
+            self._snapshot = REBUILD       # the board again, as start builds it
+            before = _replacements(self._board)
+        elif self._loaded is not None:
+            # loaded and not changed since: the shields are those of the state it was loaded
+            # from, read off the game's own state (no edit of the adapter touches them)
+            before = self._loaded_shields
+            self._snapshot = self._loaded
+        else:
+            self._snapshot = self._view()
+            before = _replacements(self._snapshot)
+        tidy = self._tidy   # what a refused action goes back to, as the snapshot
         try:
             events = self._act(action)
         except _Rejected as exc:
-            self.game = self.engine.load_game(snapshot)
+            if self._snapshot is REBUILD:
+                self._rebuild()
+            else:
+                self._load(self._snapshot)
+            self._tidy = tidy
             return {"accepted": False, "reason": str(exc)}
+        finally:
+            self._snapshot = None
         # phase.rs has no event for a new shield: it is read off the state
-        for to, shield in self._shields(self.game.state()["state"])[before:]:
+        for to, shield in self._shields(self._view()["state"])[before:]:
             events.append({"type": "shield", "to": to, "source": shield["source"]})
         return {"accepted": True, "events": events}
+
+    # -- the game's state ---------------------------------------------------------------------
+
+    def _view(self) -> dict[str, Any]:
+        """The game's state now (``game.state()``), to read only: asked for once and kept
+        until the game changes (an action applied, a state loaded).  The adapter's ability
+        `_effect_of` leaves on its source changes nothing `observe` reads."""
+        if self._seen is None:
+            self._seen = self.game.state()
+        return self._seen
+
+    def _edit(self) -> dict[str, Any]:
+        """The game's state now, to edit and `_load`: the kept one is handed over (with the
+        adapter's ability taken off its source), so it is no longer kept."""
+        if self._board is not None:
+            state, self._board = self._board, None
+        else:
+            state = self._view()
+        self._seen = None
+        if state is self._snapshot:         # act's way back must not see the edits
+            self._snapshot = json.dumps(state)
+        if self._tidy is not None:
+            obj = state["state"]["objects"][str(self._tidy)]
+            obj["abilities"].pop()
+            obj["base_abilities"].pop()
+            self._tidy = None
+        return state
+
+    def _load(self, state: dict[str, Any] | str) -> None:
+        """Resume the game from ``state`` (phase.rs reads a JSON string faster than a dict)."""
+        if isinstance(state, str):
+            text, shields = state, _replacements(json.loads(state))
+        else:
+            text, shields = json.dumps(state), _replacements(state)
+        self._game = self.engine.load_game(text)
+        self._seen, self._loaded, self._loaded_shields = None, text, shields
+        self._board = None
+
+    def _object(self, oid: int) -> dict[str, Any]:
+        """One object of the game (its zone, owner, controller): off `start`'s board while
+        that is not loaded yet (phase.rs keeps those as loaded), else ``game.object``."""
+        obj: dict[str, Any] = (self._board["state"]["objects"][str(oid)]
+                               if self._board is not None else self.game.object(oid))
+        return obj
+
+    def _actions(self) -> list[Any]:
+        """The legal actions now (``game.actions()``), once the adapter's ability is off."""
+        if self._tidy is not None:
+            self._load(self._edit())
+        return list(self.game.actions())
 
     def _shields(self, st: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """The prevention shields in force (phase.rs's pending damage replacements), oldest
@@ -226,7 +338,7 @@ class PhaseEngine:
         return found
 
     def observe(self) -> dict[str, Any]:
-        st = self.game.state()["state"]
+        st = self._view()["state"]
         objects = st["objects"]
         cards = {}
         players: dict[str, dict[str, Any]] = {}
@@ -356,7 +468,7 @@ class PhaseEngine:
         st["phase"] = self.step = step
         st["active_player"] = st["priority_player"] = 0
         st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
-        self.game = self.engine.load_game(state)
+        self._board, self._seen, self._loaded = state, None, None
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -396,8 +508,12 @@ class PhaseEngine:
         raise _Rejected(f"{PLAYERS[seat]} cannot get priority")
 
     def _apply_raw(self, seat: int, act: Any) -> list[dict[str, Any]]:
+        if self._tidy is not None:
+            self._load(self._edit())
+        game = self.game
+        self._seen = self._loaded = None    # the game changes (or may, if it refuses)
         try:
-            result = self.game.apply(seat, act)
+            result = game.apply(seat, act)
         except Exception as exc:  # phase.rs refuses an illegal action with an error
             raise _Rejected(f"phase.rs refused {_kind(act)}: {exc}") from exc
         return list(result.events)
@@ -406,7 +522,7 @@ class PhaseEngine:
         seat, oid = self._seat(action.get("by", "p1")), self._oid(action["cast"])
         events: list[dict[str, Any]] = []
         self._give_priority(seat, events)
-        offered = [a for a in self.game.actions()
+        offered = [a for a in self._actions()
                    if a.kind == "CastSpell" and a.data.get("object_id") == oid]
         if not offered:
             raise _Rejected(f"phase.rs offers no cast of {action['cast']}")
@@ -425,7 +541,7 @@ class PhaseEngine:
         seat, oid = self._seat(action.get("by", "p1")), self._oid(action["activate"])
         events: list[dict[str, Any]] = []
         self._give_priority(seat, events)
-        offered = [a for a in self.game.actions()
+        offered = [a for a in self._actions()
                    if a.kind == "ActivateAbility" and a.data.get("source_id") == oid]
         n = action.get("ability", 0)
         if len(offered) <= n:
@@ -433,14 +549,14 @@ class PhaseEngine:
                             f"{action['activate']}")
         events += self._apply_raw(seat, offered[n])
         events += self._settle(seat, action)
-        top = self.game.state()["state"]["stack"][-1]
+        top = self._view()["state"]["stack"][-1]
         if "as" in action:
             self.stack_ids[top["id"]] = action["as"]
             self.ability_of[action["as"]] = action["activate"]
         return self._events(events, ability=action.get("as"))
 
     def _resolve(self) -> list[dict[str, Any]]:
-        if not self.game.state()["state"]["stack"]:
+        if not self._view()["state"]["stack"]:
             raise _Rejected("the stack is empty")
         events: list[dict[str, Any]] = []
         for _ in range(MAX_PASSES):
@@ -461,7 +577,7 @@ class PhaseEngine:
         source = damage["source"]
         to = damage["to"]
         text = f"{{0}}: ~ deals {damage['amount']} damage to any target."
-        obj = self.game.object(self._oid(source))
+        obj = self._object(self._oid(source))
         where = ZONE_WORDS.get(obj["zone"])
         if where is None:
             by = self._controller(source)
@@ -480,7 +596,7 @@ class PhaseEngine:
         resolved).  Other moves have no one real action and are not mapped."""
         cid, zone = action["move"], action["to"]
         oid = self._oid(cid)
-        obj = self.game.object(oid)
+        obj = self._object(oid)
         if obj["zone"] != "Battlefield" or zone != "graveyard":
             raise Unsupported(f"`move` from {ZONE_OF.get(obj['zone'], obj['zone'])} to "
                               f"{zone}: only a permanent put into its graveyard (a "
@@ -498,7 +614,7 @@ class PhaseEngine:
         has one active player; docs/engines/phase.md)."""
         source, to, amount = damage["source"], damage["to"], damage["amount"]
         oid = self._oid(source)
-        st = self.game.state()["state"]
+        st = self._view()["state"]
         obj = st["objects"][str(oid)]
         if obj["zone"] != "Battlefield" or "Creature" not in obj["card_types"]["core_types"]:
             raise _Rejected(f"{source} is not a creature on the battlefield: it cannot "
@@ -528,7 +644,7 @@ class PhaseEngine:
         tapped = obj.get("tapped", False)
         events = self._play_combat(attacker, defender, oid, blocker)
         # back to the case's step: p1 active, nothing in combat, the attacker as it was
-        state = self.game.state()
+        state = self._edit()
         st = state["state"]
         st["phase"], st["combat"] = self.step, None
         st["active_player"] = st["priority_player"] = 0
@@ -536,7 +652,7 @@ class PhaseEngine:
         attacked = st["objects"].get(str(oid))
         if attacked is not None:
             attacked["tapped"] = tapped
-        self.game = self.engine.load_game(state)
+        self._load(state)
         out = [e for e in self._events(events) if e["type"] in ("damage", "prevented")]
         # phase.rs 0.103.0 reports a combat-damage prevention by a chosen-source shield
         # with source_id 0; in this combat the declared attacker is the one source of damage
@@ -549,12 +665,12 @@ class PhaseEngine:
 
     def _play_combat(self, attacker: int, defender: int, oid: int,
                      blocker: int | None) -> list[dict[str, Any]]:
-        state = self.game.state()
+        state = self._edit()
         st = state["state"]
         st["phase"] = "BeginCombat"
         st["active_player"] = st["priority_player"] = attacker
         st["waiting_for"] = {"type": "Priority", "data": {"player": attacker}}
-        self.game = self.engine.load_game(state)
+        self._load(state)
         events: list[dict[str, Any]] = []
         for _ in range(MAX_PASSES):
             waiting = self.game.waiting_for()
@@ -595,7 +711,7 @@ class PhaseEngine:
         return self._effect_of(self._oid(source), by, "{0}: " + text, context, keep=EFFECT_EVENTS)
 
     def _controller(self, cid: str) -> str:
-        obj = self.game.object(self._oid(cid))
+        obj = self._object(self._oid(cid))
         if obj["zone"] != "Battlefield":
             raise Unsupported(f"{cid} is in {ZONE_OF.get(obj['zone'], obj['zone'])}: only a "
                               "permanent's ability can deal damage or make an effect in a "
@@ -610,7 +726,7 @@ class PhaseEngine:
         controller and resolved: phase.rs's rules decide what the text does.  ``state``:
         the game's state already being edited (one load instead of two); ``carrier``: the
         source is the adapter's own object, so the ability need not be taken off again."""
-        state = state or self.game.state()
+        state = state or self._edit()
         obj = state["state"]["objects"][str(oid)]
         card = oracle.card({"id": "x", "name": obj["name"], "types": ["artifact"]}, (text,))
         face = _checked_face(card)
@@ -622,11 +738,11 @@ class PhaseEngine:
             ability["activation_zone"] = obj["zone"]
         obj.setdefault("abilities", []).append(ability)
         obj.setdefault("base_abilities", []).append(copy.deepcopy(ability))
-        self.game = self.engine.load_game(state)
+        self._load(state)
         seat = SEATS[by]
         events: list[dict[str, Any]] = []
         self._give_priority(seat, events)
-        offered = [a for a in self.game.actions() if a.kind == "ActivateAbility"
+        offered = [a for a in self._actions() if a.kind == "ActivateAbility"
                    and a.data.get("source_id") == oid]
         if not offered:
             zone = ZONE_OF.get(obj["zone"], obj["zone"])
@@ -638,14 +754,11 @@ class PhaseEngine:
         events += self._settle(seat, context)
         self.resolving = context
         events += self._resolve_now()
-        if carrier:
-            return [e for e in self._events(events) if keep is None or e["type"] in keep]
-        # the ability was the adapter's way in: it goes again (the board is as before)
-        state = self.game.state()
-        obj = state["state"]["objects"][str(oid)]
-        obj["abilities"].pop()
-        obj["base_abilities"].pop()
-        self.game = self.engine.load_game(state)
+        if not carrier:
+            # the ability was the adapter's way in: it goes again (the board is as before)
+            # with the next edit of the state, or before the game goes on (`_edit`,
+            # `_actions`, `_apply_raw`); `observe` reads nothing it changes
+            self._tidy = oid
         return [e for e in self._events(events) if keep is None or e["type"] in keep]
 
     def _resolve_now(self) -> list[dict[str, Any]]:
@@ -671,7 +784,7 @@ class PhaseEngine:
         self.effects += 1
         name = f"Conformance Effect {self.effects}"
         made = json.loads(_carrier(name))
-        state = self.game.state()
+        state = self._edit()
         st = state["state"]
         oid = st["next_object_id"]
         st["next_object_id"] = oid + 1
@@ -695,7 +808,7 @@ class PhaseEngine:
             who = data.get("player", seat) if isinstance(data, dict) else seat
             if kind == "Priority" or kind == "GameOver":
                 return events
-            actions = self.game.actions()
+            actions = self._actions()
             if kind == "TargetSelection":
                 want = self._target(targets.pop(0) if targets else None)
                 pick = [a for a in actions if a.kind == "ChooseTarget"
@@ -720,7 +833,7 @@ class PhaseEngine:
                                     f"source of your choice (options {data.get('options')})")
                 events += self._apply_raw(who, pick[0])
             elif kind == "DiscardChoice":           # the vocabulary: from the front of the hand
-                hand = self.game.state()["state"]["players"][who]["hand"]
+                hand = self._view()["state"]["players"][who]["hand"]
                 front = sorted(data["cards"], key=hand.index)[:data["count"]]
                 pick = [a for a in actions if a.kind == "SelectCards"
                         and sorted(a.data["cards"]) == sorted(front)]
@@ -745,13 +858,13 @@ class PhaseEngine:
 
     def _pool(self, seat: int) -> dict[str, int]:
         pool: dict[str, int] = {}
-        for unit in self.game.state()["state"]["players"][seat]["mana_pool"]["mana"]:
+        for unit in self._view()["state"]["players"][seat]["mana_pool"]["mana"]:
             t = SHARD[unit["color"]]
             pool[t] = pool.get(t, 0) + 1
         return pool
 
     def _units_for(self, seat: int, pay: dict[str, int]) -> list[int]:
-        units = self.game.state()["state"]["players"][seat]["mana_pool"]["mana"]
+        units = self._view()["state"]["players"][seat]["mana_pool"]["mana"]
         chosen = []
         for t, n in pay.items():
             have = [u["pip_id"] for u in units if SHARD[u["color"]] == t]
@@ -809,11 +922,18 @@ class PhaseEngine:
 
 
 PASS = {"type": "PassPriority", "data": None}
+#: `act`'s snapshot when the board is not loaded yet: the board is built again instead.
+REBUILD = object()
 #: Zones a card's own ability can be activated from, as Oracle text says so.
 ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in your hand",
               "Command": "in the command zone"}
 #: What an `apply` reports: what its text did, not the adapter's ability that carried it.
 EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
+
+
+def _replacements(state: dict[str, Any]) -> int:
+    """How many damage replacements (shields, used up or not) a state holds."""
+    return len(state["state"].get("pending_damage_replacements") or [])
 
 
 def _kind(act: Any) -> str:
