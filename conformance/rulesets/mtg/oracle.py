@@ -268,8 +268,8 @@ def static_text(static: dict[str, Any]) -> str:
 
 
 def _line_order(ability: dict[str, Any]) -> int:
-    """Oracle's order: Flash first, Flashback (with its reminder-less cost) last."""
-    return {"flash": 0, "flashback": 2}.get(str(ability.get("keyword")), 1)
+    """Oracle's order: Flash and Haste first, Flashback (with its reminder-less cost) last."""
+    return {"flash": 0, "haste": 0, "flashback": 2}.get(str(ability.get("keyword")), 1)
 
 
 def ability_text(ability: dict[str, Any], name: str = "~") -> str:
@@ -277,8 +277,8 @@ def ability_text(ability: dict[str, Any], name: str = "~") -> str:
     vocabulary; it is written with the cost {0}."""
     (kind, body), = ((k, v) for k, v in ability.items() if k != "cost")
     if kind == "keyword":
-        if body == "flash":
-            return "Flash"
+        if body in ("flash", "haste"):
+            return str(body).capitalize()
         if body == "flashback":
             return f"Flashback {mana_symbols(ability['cost']) or '{0}'}"
         raise NotRenderable(f"keyword {body!r}")
