@@ -333,6 +333,10 @@ def card(obj: Obj, extra_lines: tuple[str, ...] = ()) -> dict[str, Any]:
         "colors": colors, "colorIdentity": colors, "types": types, "subtypes": [],
         "supertypes": [], "type": " ".join(types), "text": text, "layout": "normal",
         "identifiers": {}, "legalities": {}}
+    keywords = sorted({str(a["keyword"]).capitalize() for a in obj.get("abilities", [])
+                       if "keyword" in a})
+    if keywords:   # as MTGJSON lists them (phase.rs reads a keyword line through this)
+        found["keywords"] = keywords
     if obj.get("power") is not None:
         found["power"], found["toughness"] = str(obj["power"]), str(obj["toughness"])
     return found
