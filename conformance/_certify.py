@@ -231,7 +231,8 @@ def build_report(*, catalogue: Catalogue, config: RunConfig, engine_info: dict[s
         "problems": problems,
         "mutation": mutation,
         "vocabulary": vocabulary.report_section(engine_info,
-                                                claimed_rulesets(engine_info, catalogue)),
+                                                claimed_rulesets(engine_info, catalogue),
+                                                as_json),
     }
 
 
@@ -351,7 +352,16 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rules": rows,
         "problems": problems,
         "mutation": mutation,
+        **({"vocabulary": _merged_vocabulary(first["vocabulary"], results)}
+           if "vocabulary" in first else {}),   # older reports lack it
     }
+
+
+def _merged_vocabulary(section: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    if "synthetic" not in section:
+        return section
+    return {**section, "synthetic": {**section["synthetic"],
+                                     "items": vocabulary.harness_items(results)}}
 
 
 def _claimed_of(report: dict[str, Any]) -> list[str] | None:

@@ -85,9 +85,9 @@ class NothingSupported(BaseException):
     property as skipped with ``reason``.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, kind: str | None = None) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason, self.kind = reason, kind
 
 
 class Play:
@@ -100,18 +100,19 @@ class Play:
         self._reference_factory = reference
         self._reference: Play | None = None
         self._supported = 0
-        self._unsupported: list[str] = []
+        self._unsupported: list[Unsupported] = []
         self.actions = 0   # steps the engine applied, over every supported play
 
     def run(self, scenario: Scenario) -> Trace:
         if not self._supported and len(self._unsupported) >= GIVE_UP_AFTER:
-            raise NothingSupported(self._unsupported[0])
+            first = self._unsupported[0]
+            raise NothingSupported(first.reason, first.kind)
         try:
             # one round trip where the engine offers play (docs/protocol.md)
             outcomes = self.engine.play(self.ruleset, scenario["setup"],
                                         [(step["do"], True) for step in scenario["steps"]])
         except Unsupported as exc:
-            self._unsupported.append(exc.reason)
+            self._unsupported.append(exc)
             raise
         self._supported += 1
         self.actions += len(outcomes)

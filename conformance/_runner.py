@@ -280,8 +280,9 @@ class Runner:
         if not self._claims(case.ruleset):
             return self._result(case, status="skip",
                                 message=f"engine does not claim ruleset {case.ruleset!r}")
-        if why := vocabulary.gate(case, self.engine_info):   # it needs newer vocabulary
-            return self._result(case, status="skip", message=why)
+        why, kind = vocabulary.gate(case, self.engine_info)   # newer words, harness actions
+        if why:
+            return self._result(case, status="skip", message=why, skip_kind=kind)
         began = time.perf_counter()
         # the state is asked for only after the steps that assert something about it
         steps = [(step["do"], needs_state(step.get("expect", {}))) for step in case.steps]
@@ -327,17 +328,19 @@ class Runner:
         if not self._claims(prop.ruleset):
             return self._result(prop, status="skip",
                                 message=f"engine does not claim ruleset {prop.ruleset!r}")
-        if why := vocabulary.gate(prop, self.engine_info):   # it needs a newer meaning
-            return self._result(prop, status="skip", message=why)
+        why, kind = vocabulary.gate(prop, self.engine_info)   # it needs a newer meaning
+        if why:
+            return self._result(prop, status="skip", message=why, skip_kind=kind)
         began = time.perf_counter()
         play = Play(self.engine, prop.ruleset, self.reference)
         # only scenarios in the vocabulary version the engine speaks
-        within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset))
+        within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset),
+                                   vocabulary.takes_synthetic(self.engine_info))
         if prop.exhaustive is not None:
             return self._run_exhaustive(prop, play, began, within)
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
-        unsupported: list[str] = []
+        unsupported: list[Unsupported] = []   # the first one's reason and kind are reported
         tally = {"generated": 0, "supported": 0}
 
         @hypothesis.seed(property_seed(self.profile.seed, prop.id))
@@ -357,7 +360,7 @@ class Runner:
                 failing.append((scenario, exc))
                 raise
             except Unsupported as exc:
-                unsupported.append(exc.reason)
+                unsupported.append(exc)
                 hypothesis.reject()
             except EngineFault as exc:
                 faults.append(exc)
@@ -373,7 +376,7 @@ class Runner:
             check()
         except NothingSupported as exc:
             # the same message as when Hypothesis gives up: skip reasons group by it
-            return done(status="skip", message=f"unsupported: {exc.reason}")
+            return done(status="skip", message=f"unsupported: {exc.reason}", skip_kind=exc.kind)
         except Violation:
             scenario, violation = failing[-1]
             self._transcribe(prop, play, scenario)
@@ -382,10 +385,13 @@ class Runner:
                 counterexample=counterexample_yaml(prop, scenario, violation,
                                                    self.catalogue.rules.get(prop.rules[0])))
         except Unsatisfiable:
-            if within.refused and not unsupported:   # every scenario needed newer words
-                return done(status="skip", message=within.refused)
-            reason = unsupported[0] if unsupported else "no scenario could be generated"
-            return done(status="skip", message=f"unsupported: {reason}")
+            if within.refused and not unsupported:   # every scenario needed other words
+                return done(status="skip", message=within.refused, skip_kind=(
+                    vocabulary.SYNTHETIC if within.refused == vocabulary.NEEDS_HARNESS else None))
+            if not unsupported:
+                return done(status="skip", message="unsupported: no scenario could be generated")
+            return done(status="skip", message=f"unsupported: {unsupported[0].reason}",
+                        skip_kind=unsupported[0].kind)
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
                 fault = faults[0]
@@ -400,14 +406,14 @@ class Runner:
                 unsupported and supported < self.profile.min_supported):
             # Hypothesis's filter_too_much, for engines: a pass on a handful of
             # scenarios says little (a small space, all of it supported, is fine)
-            why = f": {unsupported[0]}" if unsupported else ""
-            return done(status="skip",
+            why = f": {unsupported[0].reason}" if unsupported else ""
+            return done(status="skip", skip_kind=unsupported[0].kind if unsupported else None,
                         message=f"too few supported scenarios ({supported} of {generated}; "
                                 f"the {self.profile.name} profile needs "
                                 f"{self.profile.min_supported}){why}")
         if unsupported:
             return done(status="pass", message=f"{supported} of {generated} scenarios "
-                                               f"supported; unsupported: {unsupported[0]}")
+                                               f"supported; unsupported: {unsupported[0].reason}")
         return done(status="pass")
 
     def _run_exhaustive(self, prop: Property, play: Play, began: float,

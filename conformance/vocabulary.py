@@ -70,6 +70,9 @@ class History:
     harness_only: frozenset[str]
     digest: str                        # of vocabulary.json as the latest version recorded it
     recorded: bool                     # False: the pack keeps no history (everything is v1)
+    #: Harness-only actions (feature -> why no real game has it): an item using one
+    #: has the derived feature `SYNTHETIC`.
+    synthetic: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def needed_by(self, item_id: str) -> Iterator[Meaning]:
         return (m for m in self.meanings if item_id in m.items)
@@ -96,7 +99,8 @@ def history(ruleset: str) -> History:
         meanings.extend(Meaning(number, m["word"], m["change"], tuple(m["items"]))
                         for m in entry.get("meanings", []))
     return History(ruleset, max(e["version"] for e in data["versions"]), introduced,
-                   tuple(meanings), frozenset(harness_only), data["digest"], recorded=True)
+                   tuple(meanings), frozenset(harness_only), data["digest"], recorded=True,
+                   synthetic=data.get("synthetic", {}))
 
 
 def vocabulary_path(ruleset: str) -> Path | None:
@@ -302,9 +306,11 @@ def _entry_features(ruleset: str, entry: str, value: Any) -> set[str]:
 
 @cache
 def _omissions(ruleset: str) -> frozenset[str]:
-    """The ``key?`` features some version introduced: only leaving out those is news."""
+    """The ``key?`` features some version introduced: only leaving out those is news (a key
+    new in that version, optional from the start, is left out by every older setup)."""
     found = history(ruleset)
-    return frozenset(f for f, v in found.introduced.items() if f.endswith("?") and v > 1)
+    return frozenset(f for f, v in found.introduced.items()
+                     if f.endswith("?") and v > 1 and found.introduced.get(f[:-1]) != v)
 
 
 # -- what an item needs, and what an engine speaks ----------------------------------------
@@ -371,7 +377,8 @@ def describe(item: Any) -> tuple[list[str], Needs]:
     if known is not None and known[0] is item:
         return known[1], known[2]
     if hasattr(item, "setup"):
-        used = sorted(features(item.ruleset, {"setup": item.setup, "steps": item.steps}))
+        used = sorted(with_synthetic(item.ruleset, features(
+            item.ruleset, {"setup": item.setup, "steps": item.steps})))
     else:
         used = []
     found = (used, needs(item.ruleset, item.id, used))
@@ -379,12 +386,36 @@ def describe(item: Any) -> tuple[list[str], Needs]:
     return found
 
 
-def gate(item: Any, engine_info: Mapping[str, Any]) -> str:
-    """The skip reason of an item the engine's declared version cannot take ("" if it
-    can): a case needing a newer feature or meaning, a property a newer meaning."""
+def gate(item: Any, engine_info: Mapping[str, Any]) -> tuple[str, str | None]:
+    """Why the engine cannot be given the item, and the skip kind (``("", None)`` if it
+    can): a case needing a newer feature or meaning, a property a newer meaning, or a
+    case needing harness actions the engine declared it does not take."""
     spoken = speaks(engine_info, item.ruleset)
-    wanted = describe(item)[1]
-    return wanted.reason(item.ruleset, spoken) if wanted.version > spoken else ""
+    used, wanted = describe(item)
+    if wanted.version > spoken:
+        return wanted.reason(item.ruleset, spoken), None
+    if SYNTHETIC in used and not takes_synthetic(engine_info):
+        return NEEDS_HARNESS, SYNTHETIC
+    return "", None
+
+
+#: The derived feature of an item using a harness-only action (`History.synthetic`).
+SYNTHETIC = "synthetic"
+#: The skip reason of such an item for an engine that takes none: one reason, one line.
+NEEDS_HARNESS = "needs harness actions; the engine declared capabilities.synthetic false"
+
+
+def with_synthetic(ruleset: str, used: set[str]) -> set[str]:
+    """``used`` plus `SYNTHETIC` when one of them is a harness-only action."""
+    if used & history(ruleset).synthetic.keys():
+        return used | {SYNTHETIC}
+    return used
+
+
+def takes_synthetic(engine_info: Mapping[str, Any]) -> bool:
+    """Whether the engine takes harness-only actions (``capabilities.synthetic``, default
+    true: they are words of the vocabulary like any other)."""
+    return (engine_info.get("capabilities") or {}).get("synthetic", True) is not False
 
 
 class Within:
@@ -402,9 +433,10 @@ class Within:
     #: Scenarios in a row that add no feature, after which the latest version stops walking.
     SATURATED = 10
 
-    def __init__(self, prop: Any, version: int) -> None:
+    def __init__(self, prop: Any, version: int, synthetic: bool = True) -> None:
         self.prop, self.ruleset, self.version = prop, prop.ruleset, version
-        self.filters = version < history(prop.ruleset).latest
+        self.synthetic = synthetic   # False: scenarios using harness-only actions are out
+        self.filters = version < history(prop.ruleset).latest or not synthetic
         self.used: set[str] = set()
         self.lowest = 0          # the lowest version any walked scenario needed
         self.refused = ""
@@ -413,12 +445,15 @@ class Within:
     def fits(self, scenario: Mapping[str, Any]) -> bool:
         if not self.filters and self._unchanged >= self.SATURATED:
             return True
-        used = features(self.ruleset, scenario)
+        used = with_synthetic(self.ruleset, features(self.ruleset, scenario))
         self._unchanged = 0 if used - self.used else self._unchanged + 1
         wanted = needs(self.ruleset, "", used)
         self.lowest = min(self.lowest or wanted.version, wanted.version)
         if wanted.version > self.version:
             self.refused = self.refused or wanted.reason(self.ruleset, self.version)
+            return False
+        if SYNTHETIC in used and not self.synthetic:
+            self.refused = self.refused or NEEDS_HARNESS
             return False
         self.used |= used
         return True
@@ -463,20 +498,33 @@ def sampled(prop: Any, examples: int = 30) -> tuple[list[str], Needs]:
                                      "every scenario its generators drew")
 
 
-def report_section(engine_info: Mapping[str, Any], rulesets: Iterable[str]) -> dict[str, Any]:
+def report_section(engine_info: Mapping[str, Any], rulesets: Iterable[str],
+                   results: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The report's ``vocabulary``: per claimed ruleset the version the run took the
-    engine to speak and the latest, and the one line for what it did not declare."""
+    engine to speak and the latest, the one line for what it did not declare, and how
+    many items used harness-only actions (``synthetic``) and whether the engine takes them."""
     rulesets = list(rulesets)
     return {"speaks": {r: speaks(engine_info, r) for r in rulesets},
             "latest": {r: history(r).latest for r in rulesets},
-            "note": undeclared_line(engine_info, rulesets)}
+            "note": undeclared_line(engine_info, rulesets),
+            "synthetic": {"items": harness_items(results),
+                          "taken": takes_synthetic(engine_info)}}
+
+
+def harness_items(results: Iterable[Mapping[str, Any]]) -> int:
+    """How many items use harness-only actions (or were skipped for needing them)."""
+    return sum(SYNTHETIC in r.get("features", ()) or r.get("message") == NEEDS_HARNESS
+               for r in results)
 
 
 def report_line(section: Mapping[str, Any]) -> str:
     """The report section in one line, for the head of every report format."""
     spoken = ", ".join(f"{r} {v} (latest {section['latest'][r]})"
                        for r, v in section["speaks"].items())
-    return "; ".join(part for part in (spoken or "none", section["note"]) if part)
+    harness = section.get("synthetic") or {"items": 0, "taken": True}   # older reports
+    needing = ("" if harness["taken"] or not harness["items"] else
+               f"{harness['items']} items need harness actions (capabilities.synthetic false)")
+    return "; ".join(part for part in (spoken or "none", section["note"], needing) if part)
 
 
 # -- for engine authors: a strict check and the version's schema --------------------------

@@ -63,7 +63,7 @@ SHARD = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G",
 #: The vocabulary's timing: "main" is p1's precombat main phase, "combat" a step of combat
 #: in which p1 has priority (beginning of combat: no attackers, only instant timing).
 STEPS = {"main": "PreCombatMain", "combat": "BeginCombat"}
-SETUP_KEYS = {"phase", "p1", "p2"}
+SETUP_KEYS = {"phase", "active", "p1", "p2"}
 PLAYER_KEYS = {"life", "mana", "library", "hand", "battlefield", "graveyard", "exile",
                "command"}
 #: Priority passes before giving up on reaching a prompt (a loop would be an engine bug).
@@ -169,6 +169,7 @@ class PhaseEngine:
         self._tidy: int | None = None     # object still carrying the adapter's ability
         self._board: dict[str, Any] | None = None   # `start`'s board, loaded when first used
         self._rebuild: Any = None         # builds `start`'s board again (a refused action)
+        self.active = 0                          # the case's active player (setup `active`)
 
     # -- protocol -----------------------------------------------------------------------------
 
@@ -466,8 +467,9 @@ class PhaseEngine:
             raise Unsupported(f"setup phase {setup.get('phase')!r} is not mapped",
                               kind="not-mapped")
         st["phase"] = self.step = step
-        st["active_player"] = st["priority_player"] = 0
-        st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
+        self.active = SEATS[setup.get("active", "p1")]   # the case's active player
+        st["active_player"] = st["priority_player"] = self.active
+        st["waiting_for"] = {"type": "Priority", "data": {"player": self.active}}
         self._board, self._seen, self._loaded = state, None, None
 
     # -- actions --------------------------------------------------------------------------------
@@ -610,8 +612,8 @@ class PhaseEngine:
         active player at the beginning of combat, declares the source as an attacker of
         the damaged player (or of the player controlling the damaged creature, which then
         blocks it), and both players pass priority through to the combat-damage step.
-        Afterwards the game is put back at the case's step with p1 active (the vocabulary
-        has one active player; docs/engines/phase.md)."""
+        Afterwards the game is put back at the case's step with the setup's active player
+        (the vocabulary has one turn; docs/engines/phase.md)."""
         source, to, amount = damage["source"], damage["to"], damage["amount"]
         oid = self._oid(source)
         st = self._view()["state"]
@@ -637,18 +639,19 @@ class PhaseEngine:
             raise Unsupported(f"combat damage from {source} to its own controller's side: "
                               "no real combat has it",
                               kind="impossible")
-        if obj.get("summoning_sick") or obj.get("has_summoning_sickness"):
+        sick = obj.get("summoning_sick") or obj.get("has_summoning_sickness")
+        if sick and "haste" not in {_keyword(k) for k in obj.get("keywords", [])}:
             raise Unsupported(f"{source} came under its controller's control this turn and "
                               "cannot attack (CR 302.6)",
                               kind="impossible")
         tapped = obj.get("tapped", False)
         events = self._play_combat(attacker, defender, oid, blocker)
-        # back to the case's step: p1 active, nothing in combat, the attacker as it was
+        # back to the case's step: its active player, nothing in combat, the attacker as it was
         state = self._edit()
         st = state["state"]
         st["phase"], st["combat"] = self.step, None
-        st["active_player"] = st["priority_player"] = 0
-        st["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
+        st["active_player"] = st["priority_player"] = self.active
+        st["waiting_for"] = {"type": "Priority", "data": {"player": self.active}}
         attacked = st["objects"].get(str(oid))
         if attacked is not None:
             attacked["tapped"] = tapped

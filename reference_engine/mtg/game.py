@@ -96,9 +96,9 @@ class MtgGame:
     """A game built from a canonical setup, under the reference rules or a mutant's."""
 
     def __init__(self, setup: Any, mutant: Mutant | None = None):
-        phase, life, pools, objects = read_setup(setup)
+        phase, active, life, pools, objects = read_setup(setup)
         self.state = Game(rules.with_patch(dict(mutant.patch) if mutant else None),
-                          life, pools, objects, phase)
+                          life, pools, objects, phase, active)
 
     def act(self, action: Any) -> dict[str, Any]:
         need(isinstance(action, dict), f"an action must be an object, got {action!r:.80}")

@@ -19,15 +19,16 @@ class Rejected(Exception):
 
 
 class Game(Bookkeeping):
-    """Two players (p1 is the active player), their objects and what is in force."""
+    """Two players (one of them active: p1 unless the setup says), their objects and
+    what is in force."""
 
     def __init__(self, rules: Any, life: dict[str, int], mana: dict[str, dict[str, int]],
-                 objects: list[Obj], phase: str):
+                 objects: list[Obj], phase: str, active: str = "p1"):
         self.rules = rules
         self.life = dict(life)
         self.mana = {p: dict(pool) for p, pool in mana.items()}
         self.phase = phase
-        self.active = "p1"
+        self.active = active
         self.objects: dict[str, Obj] = {o.id: o for o in objects}
         self.zones: dict[str, dict[str, list[str]]] = {
             p: {z: [o.id for o in objects if o.owner == p and o.zone == z] for z in ZONES}

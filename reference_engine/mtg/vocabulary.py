@@ -54,12 +54,15 @@ def read_object(raw: Any, owner: str, zone: str, where: str) -> Obj:
                damage=int(raw.get("damage", 0)))
 
 
-def read_setup(setup: Any) -> tuple[str, dict[str, int], dict[str, dict[str, int]], list[Obj]]:
-    """(phase, life, mana pools, objects in setup order)."""
+def read_setup(setup: Any) -> tuple[str, str, dict[str, int], dict[str, dict[str, int]],
+                                    list[Obj]]:
+    """(phase, active player, life, mana pools, objects in setup order)."""
     need(isinstance(setup, dict), f"setup must be an object, got {setup!r:.80}")
-    reject_unknown(setup, frozenset({*PLAYERS, "phase"}), "setup")
+    reject_unknown(setup, frozenset({*PLAYERS, "phase", "active"}), "setup")
     phase = setup.get("phase", "main")
     need(phase in PHASES, f"setup/phase: one of {sorted(PHASES)}")
+    active = setup.get("active", "p1")
+    need(active in PLAYERS, f"setup/active: one of {list(PLAYERS)}")
     life: dict[str, int] = {}
     pools: dict[str, dict[str, int]] = {}
     objects: list[Obj] = []
@@ -77,4 +80,4 @@ def read_setup(setup: Any) -> tuple[str, dict[str, int], dict[str, dict[str, int
                      f"setup/{player}/{zone}/{i}: id {obj.id!r} is used twice")
                 seen.add(obj.id)
                 objects.append(obj)
-    return phase, life, pools, objects
+    return phase, active, life, pools, objects

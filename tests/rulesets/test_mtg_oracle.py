@@ -69,3 +69,15 @@ def test_every_real_card_of_the_catalogue_is_shipped_and_agrees():
                         assert line in real["text"] or static in real["text"].replace(
                             " this turn", ""), (obj["id"], line)
     assert seen >= 14
+
+
+def test_keyword_abilities_are_lines_and_mtgjson_keywords():
+    """Oracle writes Flash and Haste first and Flashback last; MTGJSON also lists them in
+    ``keywords`` (phase.rs parses a lone keyword line only through that list)."""
+    obj = {"id": "c1", "name": "quick one", "types": ["creature"], "power": 3, "toughness": 3,
+           "abilities": [{"keyword": "flashback", "cost": {"R": 1}}, {"keyword": "haste"},
+                         {"keyword": "flash"}]}
+    face = oracle.card(obj)
+    assert face["text"].splitlines() == ["Haste", "Flash", "Flashback {R}"]
+    assert face["keywords"] == ["Flash", "Flashback", "Haste"]
+    assert "keywords" not in oracle.card({"id": "c2", "types": ["creature"]})

@@ -102,7 +102,7 @@ INVALID: list[tuple[str, Any, str]] = [
     ("setup", _obj(types=["tribal"]), f"{OBJ}/types/0"),
     ("setup", _obj(mana_cost={"generic": -1}), f"{OBJ}/mana_cost/generic"),
     ("setup", _obj(id="p1"), f"{OBJ}/id"),
-    ("setup", _obj(abilities=[{"keyword": "haste"}]), f"{OBJ}/abilities/0"),
+    ("setup", _obj(abilities=[{"keyword": "flying"}]), f"{OBJ}/abilities/0"),
     ("setup", _obj(abilities=[{"static": {"grant": "hexproof"}}]),
      f"{OBJ}/abilities/0/static/grant"),
     ("action", {"cast": "s1", "by": "p1"}, ""),

@@ -268,8 +268,8 @@ def static_text(static: dict[str, Any]) -> str:
 
 
 def _line_order(ability: dict[str, Any]) -> int:
-    """Oracle's order: Flash first, Flashback (with its reminder-less cost) last."""
-    return {"flash": 0, "flashback": 2}.get(str(ability.get("keyword")), 1)
+    """Oracle's order: Flash and Haste first, Flashback (with its reminder-less cost) last."""
+    return {"flash": 0, "haste": 0, "flashback": 2}.get(str(ability.get("keyword")), 1)
 
 
 def ability_text(ability: dict[str, Any], name: str = "~") -> str:
@@ -277,8 +277,8 @@ def ability_text(ability: dict[str, Any], name: str = "~") -> str:
     vocabulary; it is written with the cost {0}."""
     (kind, body), = ((k, v) for k, v in ability.items() if k != "cost")
     if kind == "keyword":
-        if body == "flash":
-            return "Flash"
+        if body in ("flash", "haste"):
+            return str(body).capitalize()
         if body == "flashback":
             return f"Flashback {mana_symbols(ability['cost']) or '{0}'}"
         raise NotRenderable(f"keyword {body!r}")
@@ -333,6 +333,10 @@ def card(obj: Obj, extra_lines: tuple[str, ...] = ()) -> dict[str, Any]:
         "colors": colors, "colorIdentity": colors, "types": types, "subtypes": [],
         "supertypes": [], "type": " ".join(types), "text": text, "layout": "normal",
         "identifiers": {}, "legalities": {}}
+    keywords = sorted({str(a["keyword"]).capitalize() for a in obj.get("abilities", [])
+                       if "keyword" in a})
+    if keywords:   # as MTGJSON lists them (phase.rs reads a keyword line through this)
+        found["keywords"] = keywords
     if obj.get("power") is not None:
         found["power"], found["toughness"] = str(obj["power"]), str(obj["toughness"])
     return found
