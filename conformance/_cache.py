@@ -15,7 +15,6 @@ import contextlib
 import marshal
 import os
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +25,10 @@ def cache_dir() -> Path | None:
     ``$CONFORMANCE_CACHE`` (empty: nowhere), else ``$XDG_CACHE_HOME/card-conformance``
     or ``~/.cache/card-conformance``.
     """
-    return _cache_dir(os.environ.get("CONFORMANCE_CACHE"), os.environ.get("XDG_CACHE_HOME"))
-
-
-@cache
-def _cache_dir(chosen: str | None, xdg: str | None) -> Path | None:
+    chosen = os.environ.get("CONFORMANCE_CACHE")
     if chosen is not None:
         return Path(chosen) if chosen else None
-    return Path(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "card-conformance")
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "card-conformance")
 
 
 def cached(kind: str, key: str, make: Callable[[], Any]) -> Any:

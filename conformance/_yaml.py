@@ -39,15 +39,6 @@ class Lines:
         return best
 
 
-def parse(text: str) -> tuple[Any, Lines]:
-    """The data of one YAML document and its line table.
-
-    Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
-    with the pure-Python loader's marks.
-    """
-    return _parse(text)
-
-
 class _PlainLoader(yaml.SafeLoader):
     """The pure-Python safe loader, refusing aliases where they are."""
 
@@ -62,7 +53,12 @@ class _PlainLoader(yaml.SafeLoader):
 _FastLoader: Any = getattr(yaml, "CSafeLoader", None)
 
 
-def _parse(text: str) -> tuple[Any, Lines]:
+def parse(text: str) -> tuple[Any, Lines]:
+    """The data of one YAML document and its line table.
+
+    Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
+    with the pure-Python loader's marks.
+    """
     if _FastLoader is not None:
         loader = _FastLoader(text)
         try:
@@ -71,8 +67,7 @@ def _parse(text: str) -> tuple[Any, Lines]:
             # twice; the Python loader then names the alias's own line
             lines = _lines(node)
             if lines is not None:
-                data = loader.construct_document(node) if node is not None else None
-                return data, lines
+                return loader.construct_document(node) if node is not None else None, lines
         except (yaml.YAMLError, RecursionError):
             pass  # explained below, by the loader whose messages the docs show
         finally:
