@@ -14,7 +14,6 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,23 +37,15 @@ _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs"})
 _DATA = frozenset({"enum", "const", "examples", "default", "required"})
 
 
-@cache
-def _own_digest() -> str:
-    """Of this module's source: a change to how schemas are compiled voids the cache."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-
-
 def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict[str, Any]],
                   library_digest: str) -> Callable[[Any], Any]:
     """The schema compiled to a Python function, through an on-disk cache of code objects.
 
-    Generating and compiling the code of a ruleset vocabulary takes a few
-    hundred ms, more than loading the whole catalogue; like ``__pycache__``,
-    the code object is kept under `cache_dir`, keyed by the schemas' content
-    (``identity`` names this one, with its form; ``library_digest`` what it may
-    reference), this module's source and the versions of Python and
-    fastjsonschema, so only the first run pays.  ``library`` maps each referenced schema's ``$id``
-    to it.
+    Generating and compiling a ruleset vocabulary's code takes a few hundred ms,
+    more than loading the whole catalogue; like ``__pycache__``, the code object
+    is kept (`conformance._cache`), keyed by ``identity`` (which schema), its
+    form, ``library_digest`` (what it may reference: ``library``, by ``$id``),
+    this module's source and the versions of Python and fastjsonschema.
     """
     import fastjsonschema
     from fastjsonschema.ref_resolver import RefResolver
@@ -71,9 +62,9 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
 
     # the schema's own form too: how a caller roots an entry may change with no
     # schema file changing (a stale code object would then judge wrongly)
-    form = hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
-    key = hashlib.sha256(" ".join([identity, form, library_digest, _own_digest(),
-                                   fastjsonschema.VERSION, sys.version]).encode()).hexdigest()
+    parts = [identity, json.dumps(schema, sort_keys=True), library_digest,
+             Path(__file__).read_text("utf-8"), fastjsonschema.VERSION, sys.version]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
     name, code = _cache.cached("schema", key, make)
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # noqa: S102 - code generated here from our own schemas
@@ -81,15 +72,14 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     return validate
 
 
-def has_bool(value: Any) -> bool:
-    """Whether a bool hides anywhere in ``value`` (where == confuses True and 1)."""
-    if isinstance(value, bool):
-        return True
+def holds(value: Any, kinds: type | tuple[type, ...]) -> bool:
+    """Whether a value of ``kinds`` hides anywhere in ``value`` (``bool``: where ``==``
+    confuses True and 1)."""
     if isinstance(value, dict):
-        return any(has_bool(v) for v in value.values())
+        return any(holds(v, kinds) for v in value.values())
     if isinstance(value, list):
-        return any(has_bool(v) for v in value)
-    return False
+        return any(holds(v, kinds) for v in value)
+    return isinstance(value, kinds)
 
 
 def _subschemas(schema: Any) -> Iterator[Any]:
@@ -132,18 +122,10 @@ def confusable(schema: dict[str, Any]) -> bool:
     """
     def mixed(values: list[Any]) -> bool:
         kinds = {isinstance(v, bool) for v in values if isinstance(v, bool | int | float)}
-        nested = any(isinstance(v, dict | list) and _has_bool_or_number(v) for v in values)
+        nested = any(isinstance(v, dict | list) and holds(v, (bool, int, float)) for v in values)
         return len(kinds) > 1 or nested
 
     return any(mixed(_scalars(sub)) for sub in _subschemas(schema))
-
-
-def _has_bool_or_number(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(_has_bool_or_number(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_bool_or_number(v) for v in value)
-    return isinstance(value, bool | int | float)
 
 
 def fast_enough(schema: dict[str, Any]) -> bool:
@@ -152,7 +134,7 @@ def fast_enough(schema: dict[str, Any]) -> bool:
 
 
 def for_compiler(schema: Any) -> Any:
-    """The schema as fastjsonschema must get it to apply 2020-12's meaning (`_rewrite`)."""
+    """The schema as fastjsonschema must get it to apply 2020-12's meaning (`rewrite`)."""
     if isinstance(schema, list):
         return [for_compiler(s) for s in schema]
     if not isinstance(schema, dict):
