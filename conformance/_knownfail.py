@@ -55,12 +55,6 @@ class Pin:
     def lines(self) -> list[str]:
         return [f"#! catalogue {self.catalogue}", f"#! suite {self.suite}"]
 
-    @classmethod
-    def parse(cls, directives: dict[str, str], digests: dict[str, str]) -> Pin | None:
-        if not {"catalogue", "suite"} <= set(directives):
-            return None
-        return cls(directives["catalogue"], directives["suite"], digests)
-
     def changes(self, now: Pin) -> list[str]:
         """What changed since this pin, one line each (empty when nothing did)."""
         if (self.catalogue, self.suite) == (now.catalogue, now.suite):
@@ -86,6 +80,10 @@ def _some(ids: list[str], shown: int = 8) -> str:
     return ", ".join(ids[:shown]) + more
 
 
+def _matches_any(pattern: str, ids: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(i, pattern) for i in ids)
+
+
 @dataclasses.dataclass
 class KnownFailures:
     path: str
@@ -108,16 +106,17 @@ class KnownFailures:
                 key, _, value = raw[3:].strip().partition(" ")
                 directives[key] = value.strip()
                 continue
-            entry = _ENTRY.match(raw.strip())
-            line = entry["pattern"].strip() if entry else raw.split("#", 1)[0].strip()
-            if not line:
+            entry = _ENTRY.match(raw.strip())   # every part is optional: it matches any line
+            if entry is None or not (pattern := entry["pattern"].strip()):
                 continue
-            patterns.setdefault(line, number)
-            if entry and entry["digest"]:
-                digests[line] = entry["digest"]
-            if entry and entry["note"]:
-                notes[line] = entry["note"].strip()
-        return cls(str(path), patterns, Pin.parse(directives, digests), notes)
+            patterns.setdefault(pattern, number)
+            if entry["digest"]:
+                digests[pattern] = entry["digest"]
+            if entry["note"]:
+                notes[pattern] = entry["note"].strip()
+        pinned = {"catalogue", "suite"} <= set(directives)
+        pin = Pin(directives["catalogue"], directives["suite"], digests) if pinned else None
+        return cls(str(path), patterns, pin, notes)
 
     def pin_warnings(self, now: Pin) -> list[str]:
         """Warnings when the file was pinned to another catalogue or suite version."""
@@ -135,7 +134,7 @@ class KnownFailures:
         (and their comments); an exact id gets its item's digest again.
 
         Returns the patterns dropped because they match nothing any more."""
-        kept = [p for p in self.patterns if any(fnmatch.fnmatchcase(i, p) for i in ids)]
+        kept = [p for p in self.patterns if _matches_any(p, ids)]
         dropped = [p for p in self.patterns if p not in kept]
         entries = [entry_line(p, now.digests.get(p, ""), self.notes.get(p, "")) for p in kept]
         text = "\n".join([HEADER, *now.lines(), *entries]) + "\n"
@@ -148,28 +147,19 @@ class KnownFailures:
     def matches(self, item_id: str) -> bool:
         return any(fnmatch.fnmatchcase(item_id, p) for p in self.patterns)
 
-    def apply(self, result: Result) -> str | None:
-        """Mark ``result``; return a problem message for an unexpected pass."""
-        if not self.matches(result.id):
-            return None
-        if result.status in ("fail", "error", "pass"):
-            # on a pass this marks an *unexpected* pass (strict, like pytest's xfail)
-            result.expected_failure = True
-        if result.status == "pass":
-            return (f"{result.id} is listed in {self.path} as a known failure but passed: "
-                    "remove it from the list")
-        return None
-
     def review(self, results: list[Result], ids: list[str]) -> list[dict[str, str]]:
-        """Mark every result; return report problems (unexpected passes, stale lines)."""
-        messages = [m for m in map(self.apply, results) if m] + self.unused(ids)
+        """Mark every listed result; return report problems: an unexpected pass (marked
+        too, and failing the run: strict, like pytest's xfail), a line matching no id."""
+        messages = []
+        for result in results:
+            if self.matches(result.id) and result.status in ("fail", "error", "pass"):
+                result.expected_failure = True
+                if result.status == "pass":
+                    messages.append(f"{result.id} is listed in {self.path} as a known failure "
+                                    "but passed: remove it from the list")
+        messages += [f"{self.path}:{line}: {pattern!r} matches no case or property id"
+                     for pattern, line in self.patterns.items() if not _matches_any(pattern, ids)]
         return [{"kind": "known-failures", "message": m} for m in messages]
-
-    def unused(self, ids: list[str]) -> list[str]:
-        """Warnings for patterns that match no case or property id."""
-        return [f"{self.path}:{line}: {pattern!r} matches no case or property id"
-                for pattern, line in self.patterns.items()
-                if not any(fnmatch.fnmatchcase(i, pattern) for i in ids)]
 
 
 HEADER = "# known failures: pass this file to --known-failures FILE"
