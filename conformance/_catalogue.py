@@ -13,7 +13,7 @@ import hashlib
 import importlib.machinery
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -240,26 +240,22 @@ class _KnownValid:
         self._key = _verdict_digest() if _cache.cache_dir() is not None else ""
         stored = _cache.load("valid", self._key) if self._key else None
         self._known: frozenset[str] = stored if isinstance(stored, frozenset) else frozenset()
-        self._seen: set[str] = set()   # this load's seals: known ones met, and new passes
+        self.passed: set[str] = set()   # this load's seals that passed: known ones, new ones
 
     def seal(self, schema_name: str, ruleset: str, raw: bytes) -> str:
-        return hashlib.sha256(f"{schema_name}\0{ruleset}\0".encode() + _vocabulary_bytes(ruleset)
-                              + b"\0" + raw).hexdigest()
-
-    def __contains__(self, seal: str) -> bool:
+        """``""`` when the file is known to be valid, else its seal, for `passed` once it is."""
+        seal = hashlib.sha256(f"{schema_name}\0{ruleset}\0".encode()
+                              + _vocabulary_bytes(ruleset) + b"\0" + raw).hexdigest()
         if seal in self._known:
-            self._seen.add(seal)
-            return True
-        return False
-
-    def add(self, seal: str) -> None:
-        self._seen.add(seal)
+            self.passed.add(seal)
+            return ""
+        return seal
 
     def save(self) -> None:
-        if self._key and not self._seen <= self._known:
-            merged = self._known | self._seen
+        if self._key and not self.passed <= self._known:
+            merged = self._known | self.passed
             _cache.store("valid", self._key, merged if len(merged) <= self.LIMIT
-                         else frozenset(self._seen))
+                         else frozenset(self.passed))
 
 
 @cache
@@ -314,7 +310,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
                             known)) is not None and doc[2] is not None:
         data, lines, seal, _ = doc
         if seal:
-            known.add(seal)
+            known.passed.add(seal)
         misplaced("rule index", data, lines, index)
         for i, entry in enumerate(data["rules"]):
             line = lines.line(["rules", i])
@@ -342,8 +338,10 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
             errors.append(CatalogueError(
                 f"case id {data['id']!r} does not start with {ruleset + '/'!r}",
                 path=str(path), line=line, hint=f"rename it {ruleset}/..."))
-        if seal is None:  # the case schema failed: still word what else is wrong
-            if _scenario_is_sound(data, problems):
+        if seal is None:  # the case schema failed: still word what else is wrong, the
+            # vocabulary too if the setup and steps are of the schema's shape
+            if "setup" in data and "steps" in data and all(
+                    not err.path or err.path[0] not in ("setup", "steps") for err in problems):
                 errors.extend(_vocabulary_errors(ruleset, data, lines, str(path)))
             continue
         if data["id"] in seen:
@@ -358,7 +356,7 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
             if found:
                 errors.extend(found)
                 continue
-            known.add(seal)
+            known.passed.add(seal)
         steps = range(len(data["steps"]))
         case = Case(**_fields(data, notes="", flags=()), path=str(path), line=line,
                     step_lines=tuple(lines.line(["steps", i, "do"]) or line for i in steps))
@@ -434,15 +432,6 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
     return found
 
 
-def _scenario_is_sound(data: dict[str, Any], problems: list[jsonschema.ValidationError]
-                       ) -> bool:
-    """Whether a case that breaks the case schema (``problems``) elsewhere has a setup
-    and steps of the schema's shape, so its vocabulary can be checked (and explained) too."""
-    if "setup" not in data or "steps" not in data:
-        return False
-    return all(not err.path or err.path[0] not in ("setup", "steps") for err in problems)
-
-
 ID_REFS = frozenset({"#/$defs/id", "#/$defs/new_id"})
 
 
@@ -459,39 +448,33 @@ def _unknown_ids(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
         return []
     schema, scenario = found
     named = _schemas.named(scenario, schema, entry="scenario", refs=ID_REFS)
-    defined = _setup_ids(data["setup"]) | {v for ref, v in named if ref.endswith("new_id")}
+    given = {node["id"] for _, node in _walk(data["setup"])
+             if isinstance(node, dict) and isinstance(node.get("id"), str)}
+    defined = given | {v for ref, v in named if ref.endswith("new_id")}
     places: dict[str, list[Any]] = {}
     for i, step in enumerate(data["steps"]):
         for key in step.get("expect", {}).get("cards", {}):
             places.setdefault(key, ["steps", i, "expect", "cards", key])
+    first: dict[str, list[Any]] = {}   # each string's first place, in document order
+    for at, node in _walk(scenario):
+        if isinstance(node, str):
+            first.setdefault(node, at)
     for _, value in named:
-        places.setdefault(value, _path_of(scenario, value) or ["setup"])
+        places.setdefault(value, first.get(value, ["setup"]))
     known = ", ".join(sorted(defined)) or "none"
     return [_error_at(place, f"card id {name!r} is not in the setup", where, lines,
                       f"give a card 'id: {name}' in the setup, or name one it has ({known})")
             for name, place in places.items() if name not in defined]
 
 
-def _setup_ids(value: Any) -> set[str]:
-    """Every ``id`` the setup gives (cards, abilities, whatever the vocabulary nests)."""
-    if isinstance(value, dict):
-        own = {value["id"]} if isinstance(value.get("id"), str) else set()
-        return own.union(*(_setup_ids(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(_setup_ids(v) for v in value))
-    return set()
-
-
-def _path_of(value: Any, leaf: str, at: tuple[Any, ...] = ()) -> list[Any] | None:
-    """The first path (document order) to a string equal to ``leaf``, for its line."""
-    if value == leaf:
-        return list(at)
+def _walk(value: Any, at: list[Any] | None = None) -> Iterator[tuple[list[Any], Any]]:
+    """Every node of a document with its path, in document order."""
+    at = at or []
+    yield at, value
     items = value.items() if isinstance(value, dict) else (
         enumerate(value) if isinstance(value, list) else ())
     for key, child in items:
-        if (found := _path_of(child, leaf, (*at, key))) is not None:
-            return found
-    return None
+        yield from _walk(child, [*at, key])
 
 
 def _check_references(rules: dict[str, Rule], cases: list[Case],
@@ -541,7 +524,7 @@ def _read_yaml(path: Path, limit: int, schema_name: str, ruleset: str,
         errors.append(error)
         return None
     seal = known.seal(schema_name, ruleset, raw)
-    if seal in known:
+    if not seal:
         return data, lines, "", []
     problems = _schemas.errors(data, "schemas", schema_name)
     errors.extend(_error_at(list(err.path), err.message, str(path), lines,
