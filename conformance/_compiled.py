@@ -134,28 +134,23 @@ def fast_enough(schema: dict[str, Any]) -> bool:
 
 
 def for_compiler(schema: Any) -> Any:
-    """The schema as fastjsonschema must get it to apply 2020-12's meaning (`rewrite`)."""
-    if isinstance(schema, list):
-        return [for_compiler(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    return rewrite({k: (v if k in _DATA else for_compiler(v)) for k, v in schema.items()})
-
-
-def rewrite(out: dict[str, Any]) -> dict[str, Any]:
-    """One subschema, its own subschemas already rewritten.
+    """The schema as fastjsonschema must get it to apply 2020-12's meaning.
 
     fastjsonschema follows draft 7, where ``$ref`` hides its sibling keywords;
     in 2020-12 they all apply, which ``allOf`` says in either draft.  And a
     bool or number in an enum or const gets the type guard `_bool_guard`.
     """
+    if isinstance(schema, list):
+        return [for_compiler(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: (v if k in _DATA else for_compiler(v)) for k, v in schema.items()}
     keywords = set(out) - {"$ref", "$schema", "$id", "$defs", "$comment", "title",
                            "description", "examples"}
     if "$ref" in out and keywords:
-        out = dict(out)
         ref = out.pop("$ref")
         out["allOf"] = [{"$ref": ref}, *out.pop("allOf", [])]
     guard = _bool_guard(out)
     if guard is not None:
-        out = {**out, "allOf": [*out.get("allOf", []), guard]}
+        out["allOf"] = [*out.get("allOf", []), guard]
     return out

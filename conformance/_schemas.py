@@ -14,7 +14,6 @@ tests/harness/test_schemas.py holds them to the same verdicts.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -78,43 +77,22 @@ def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
     return {**{k: schema[k] for k in _FILE_KEYS if k in schema}, "$ref": f"#/$defs/{entry}"}
 
 
-@dataclasses.dataclass(frozen=True)
-class _Prepared:
-    """One schema file as the compiler gets it, and what was learnt walking it once."""
-
-    form: dict[str, Any]     # `_compiled.for_compiler` of the file
-    digest: str              # of the file's content, for the cache key
-    fast: bool               # every keyword is one we compile
-    confusable: bool         # see `_compiled.confusable`
-
-
-@cache
-def _prepared(*parts: str) -> _Prepared:
-    schema = load(*parts)
-    _, library_fast, library_confusable = _library()
-    return _Prepared(
-        form=_compiled.for_compiler(schema),
-        digest=hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest(),
-        fast=_compiled.fast_enough(schema) and library_fast,
-        confusable=_compiled.confusable(schema) or library_confusable)
-
-
 @cache
 def check(*parts: str, entry: str | None = None) -> Check:
     """A compiled check for that schema (or its ``$defs/<entry>``): True when valid."""
-    prepared = _prepared(*parts)
-    if not prepared.fast:
+    schema = load(*parts)
+    library_digest, library_fast, library_confusable = _library()
+    if not (library_fast and _compiled.fast_enough(schema)):
         return validator(*parts, entry=entry).is_valid
     import fastjsonschema
 
-    form = prepared.form if entry is None else _compiled.rewrite(_rooted(prepared.form, entry))
-    compiled = _compiled.compile_check(form, f"{prepared.digest} {entry}", _by_id(),
-                                       _library()[0])
+    form = _compiled.for_compiler(_rooted(schema, entry))
+    compiled = _compiled.compile_check(form, f"{parts} {entry}", _by_id(), library_digest)
     invalid = fastjsonschema.JsonSchemaException
     # The compiled code compares enum and const with ==, where True == 1;
     # jsonschema does not.  `_compiled.for_compiler` guards plain values; where a
     # schema has a rarer shape, a bool in the input is the full validator's call.
-    confusable = prepared.confusable
+    confusable = library_confusable or _compiled.confusable(schema)
 
     def is_valid(value: Any) -> bool:
         try:
