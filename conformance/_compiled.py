@@ -72,16 +72,6 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     return validate
 
 
-def holds(value: Any, kinds: type | tuple[type, ...]) -> bool:
-    """Whether a value of ``kinds`` hides anywhere in ``value`` (``bool``: where ``==``
-    confuses True and 1)."""
-    if isinstance(value, dict):
-        return any(holds(v, kinds) for v in value.values())
-    if isinstance(value, list):
-        return any(holds(v, kinds) for v in value)
-    return isinstance(value, kinds)
-
-
 def _subschemas(schema: Any) -> Iterator[Any]:
     if not isinstance(schema, dict):
         return
@@ -122,10 +112,18 @@ def confusable(schema: dict[str, Any]) -> bool:
     """
     def mixed(values: list[Any]) -> bool:
         kinds = {isinstance(v, bool) for v in values if isinstance(v, bool | int | float)}
-        nested = any(isinstance(v, dict | list) and holds(v, (bool, int, float)) for v in values)
+        nested = any(isinstance(v, dict | list) and _has_bool_or_number(v) for v in values)
         return len(kinds) > 1 or nested
 
     return any(mixed(_scalars(sub)) for sub in _subschemas(schema))
+
+
+def _has_bool_or_number(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_bool_or_number(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_bool_or_number(v) for v in value)
+    return isinstance(value, bool | int | float)
 
 
 def fast_enough(schema: dict[str, Any]) -> bool:

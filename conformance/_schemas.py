@@ -56,13 +56,18 @@ def _by_id() -> dict[str, dict[str, Any]]:
 
 
 @cache
-def _library() -> tuple[str, bool, bool]:
+def _library() -> tuple[str, bool]:
     """What every check's schema may reference, walked once per process: its digest,
-    whether every keyword is one we compile, whether any is `_compiled.confusable`."""
+    and whether compiled code means what jsonschema does there (`_compilable`)."""
     schemas = _by_id()
     return (hashlib.sha256(json.dumps(sorted(schemas.items())).encode()).hexdigest(),
-            all(_compiled.fast_enough(schema) for schema in schemas.values()),
-            any(_compiled.confusable(schema) for schema in schemas.values()))
+            all(_compilable(schema) for schema in schemas.values()))
+
+
+def _compilable(schema: dict[str, Any]) -> bool:
+    """Whether every keyword is one we compile and no enum or const is
+    `_compiled.confusable`; any other schema is jsonschema's alone (slower, never wrong)."""
+    return _compiled.fast_enough(schema) and not _compiled.confusable(schema)
 
 
 #: What an entry's schema keeps of its file: identity and definitions, not the
@@ -81,26 +86,21 @@ def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
 def check(*parts: str, entry: str | None = None) -> Check:
     """A compiled check for that schema (or its ``$defs/<entry>``): True when valid."""
     schema = load(*parts)
-    library_digest, library_fast, library_confusable = _library()
-    if not (library_fast and _compiled.fast_enough(schema)):
+    library_digest, library_compilable = _library()
+    if not (library_compilable and _compilable(schema)):
         return validator(*parts, entry=entry).is_valid
     import fastjsonschema
 
     form = _compiled.for_compiler(_rooted(schema, entry))
     compiled = _compiled.compile_check(form, f"{parts} {entry}", _by_id(), library_digest)
     invalid = fastjsonschema.JsonSchemaException
-    # The compiled code compares enum and const with ==, where True == 1;
-    # jsonschema does not.  `_compiled.for_compiler` guards plain values; where a
-    # schema has a rarer shape, a bool in the input is the full validator's call.
-    confusable = library_confusable or _compiled.confusable(schema)
 
     def is_valid(value: Any) -> bool:
         try:
             compiled(value)
         except invalid:
             return False
-        return (not confusable or not _compiled.holds(value, bool)
-                or validator(*parts, entry=entry).is_valid(value))
+        return True
 
     return is_valid
 
