@@ -53,19 +53,20 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     def fetch(uri: str) -> Any:
         return for_compiler(library[uri.split("#")[0]])
 
-    def make() -> tuple[str, Any]:
-        handlers = {"https": fetch}
-        name = RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
-        source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
-                                                use_formats=False)
-        return name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
-
     # the schema's own form too: how a caller roots an entry may change with no
     # schema file changing (a stale code object would then judge wrongly)
     parts = [identity, json.dumps(schema, sort_keys=True), library_digest,
              Path(__file__).read_text("utf-8"), fastjsonschema.VERSION, sys.version]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
-    name, code = _cache.cached("schema", key, make)
+    found = _cache.load("schema", key)
+    if found is None:   # generate: a schema that does not compile raises, and is not stored
+        handlers = {"https": fetch}
+        name = RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
+        source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
+                                                use_formats=False)
+        found = name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
+        _cache.store("schema", key, found)
+    name, code = found
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # noqa: S102 - code generated here from our own schemas
     validate: Callable[[Any], Any] = namespace[name]
