@@ -55,25 +55,6 @@ class Pin:
     def lines(self) -> list[str]:
         return [f"#! catalogue {self.catalogue}", f"#! suite {self.suite}"]
 
-    def changes(self, now: Pin) -> list[str]:
-        """What changed since this pin, one line each (empty when nothing did)."""
-        if (self.catalogue, self.suite) == (now.catalogue, now.suite):
-            return []
-        out = [f"written against catalogue {self.catalogue[:19]}… and suite {self.suite}; "
-               f"this run uses catalogue {now.catalogue[:19]}… and suite {now.suite}"]
-        gone = sorted(i for i in self.digests if i not in now.digests)
-        changed = sorted(i for i, d in self.digests.items()
-                         if i in now.digests and now.digests[i] != d)
-        if changed:
-            out.append(f"listed items whose rules changed: {_some(changed)}")
-        if gone:
-            out.append(f"listed items gone from the catalogue (renamed or removed): {_some(gone)}")
-        if self.digests and not (changed or gone):
-            n = len(self.digests)
-            out.append(f"the {n} pinned entr{'y is' if n == 1 else 'ies are'} unchanged "
-                       "(same ids, same rules)")
-        return out
-
 
 def _some(ids: list[str], shown: int = 8) -> str:
     more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
@@ -119,15 +100,30 @@ class KnownFailures:
         return cls(str(path), patterns, pin, notes)
 
     def pin_warnings(self, now: Pin) -> list[str]:
-        """Warnings when the file was pinned to another catalogue or suite version."""
-        if self.pin is None:
+        """Warnings when the file was pinned to another catalogue or suite version: what
+        changed since, one line each (empty when nothing did)."""
+        pin = self.pin
+        if pin is None:
             return [f"{self.path} is not pinned to a catalogue: write it with `conformance "
                     "failures report.json`, or re-pin it with --update-known-failures"]
-        changes = self.pin.changes(now)
-        if not changes:
+        if (pin.catalogue, pin.suite) == (now.catalogue, now.suite):
             return []
-        return [f"{self.path}: {changes[0]}; review the list, then re-pin it with "
-                "--update-known-failures", *(f"{self.path}: {c}" for c in changes[1:])]
+        out = [f"{self.path}: written against catalogue {pin.catalogue[:19]}… and suite "
+               f"{pin.suite}; this run uses catalogue {now.catalogue[:19]}… and suite "
+               f"{now.suite}; review the list, then re-pin it with --update-known-failures"]
+        gone = sorted(i for i in pin.digests if i not in now.digests)
+        changed = sorted(i for i, d in pin.digests.items()
+                         if i in now.digests and now.digests[i] != d)
+        if changed:
+            out.append(f"{self.path}: listed items whose rules changed: {_some(changed)}")
+        if gone:
+            out.append(f"{self.path}: listed items gone from the catalogue (renamed or "
+                       f"removed): {_some(gone)}")
+        if pin.digests and not (changed or gone):
+            n = len(pin.digests)
+            out.append(f"{self.path}: the {n} pinned entr{'y is' if n == 1 else 'ies are'} "
+                       "unchanged (same ids, same rules)")
+        return out
 
     def rewrite(self, now: Pin, ids: list[str]) -> list[str]:
         """Re-pin the file to ``now``, keeping its patterns that still match an item
