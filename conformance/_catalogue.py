@@ -224,13 +224,11 @@ def _files(folder: Path) -> list[Path]:
 class _KnownValid:
     """The files this suite has already found valid, so an unchanged one is not checked again.
 
-    Checking each file against its schema and its ruleset's vocabulary (and
-    the card ids it names) is nine tenths of a catalogue load: about 1.8 s of
-    2 s for today's 267 cases, in every command (benchmarks/README.md).  A
-    file that passed is remembered by a seal: a digest of its bytes, the
-    schema, the ruleset and that ruleset's vocabulary, in one cache entry whose
-    key hashes everything a verdict depends on (`_verdict_digest`).  Only
-    passes are remembered: a file with errors is checked, and explained, every time.
+    Checking files against their schema, vocabulary and card ids is nine tenths of
+    a catalogue load (about 1.8 s of 2 s, benchmarks/README.md).  A file that
+    passed is remembered by its seal (a digest of its bytes, schema, ruleset and
+    vocabulary) in one cache entry keyed by `_verdict_digest`.  Only passes are
+    remembered: a file with errors is checked, and explained, every time.
     """
 
     #: Past this many remembered files, only the current load's are kept.
@@ -511,12 +509,9 @@ _Read = tuple[dict[str, Any], _yaml.Lines, str | None, list["jsonschema.Validati
 def _read_yaml(path: Path, limit: int, schema_name: str, ruleset: str,
                errors: list[CatalogueError], digest: Any, known: _KnownValid) -> _Read | None:
     """Read, parse and schema-check one file; append errors, and return None when
-    there is no mapping to look at.
-
-    With the data and lines comes the file's seal for `_KnownValid`, ``""`` when
-    the file is known to be valid and was not checked again, or None when it
-    breaks the schema (its errors appended, and returned last: the caller may
-    still word others).
+    there is no mapping to look at.  With the data and lines: the file's seal for
+    `_KnownValid` (``""``: known to be valid, not checked again; None: it breaks
+    the schema) and the schema errors (appended too: the caller may word others).
     """
     try:
         raw, data, lines = _parse(path, limit, digest)
