@@ -81,13 +81,9 @@ def _subschemas(schema: Any) -> Iterator[Any]:
         if key in _DATA:
             continue
         if key in _SCHEMA_MAPS and isinstance(value, dict):
-            for sub in value.values():
-                yield from _subschemas(sub)
-        elif isinstance(value, list):
-            for sub in value:
-                yield from _subschemas(sub)
-        else:
-            yield from _subschemas(value)
+            value = list(value.values())
+        for sub in value if isinstance(value, list) else [value]:
+            yield from _subschemas(sub)
 
 
 def _scalars(sub: dict[str, Any]) -> list[Any]:
