@@ -176,10 +176,8 @@ def find_ruleset(name: str) -> RulesetPack | None:
     if spec is None or (spec.origin is None and not spec.submodule_search_locations):
         raise PackError(f"{where} names module {ep.module!r}, which is not installed{why}; "
                         f"reinstall the pack's distribution (see {HOW_TO})")
-    if spec.submodule_search_locations:
-        folder = Path(next(iter(spec.submodule_search_locations)))
-    else:
-        folder = Path(str(spec.origin)).parent
+    locations = list(spec.submodule_search_locations or ())   # a package's, else a module's
+    folder = Path(locations[0]) if locations else Path(str(spec.origin)).parent
     return RulesetPack(name, _origin(ep), ep.module, folder)
 
 
