@@ -60,34 +60,28 @@ def parse(text: str) -> tuple[Any, Lines]:
     with the pure-Python loader's marks.
     """
     if _FastLoader is not None:
-        loader = _FastLoader(text)
         try:
-            node = loader.get_single_node()
-            # libyaml hands an alias back as the anchored node itself: a node met
-            # twice; the Python loader then names the alias's own line
-            lines = _lines(node)
-            if lines is not None:
-                return loader.construct_document(node) if node is not None else None, lines
+            return parse_with(_FastLoader, text)
         except (yaml.YAMLError, RecursionError):
             pass  # explained below, by the loader whose messages the docs show
-        finally:
-            loader.dispose()
     return parse_with(_PlainLoader, text)
 
 
 def parse_with(loader_class: Any, text: str) -> tuple[Any, Lines]:
-    """Parse with one loader class, aliases refused only if it refuses them."""
+    """Parse with one loader class: `AliasError` for a node met twice, before it is
+    built (libyaml hands an alias back as the anchored node itself)."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
+        lines = _lines(node)
         data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
-    return data, _lines(node) or Lines({})
+    return data, lines
 
 
-def _lines(root: yaml.Node | None) -> Lines | None:
-    """The line table of a node tree; None if a node is reachable twice (an alias).
+def _lines(root: yaml.Node | None) -> Lines:
+    """The line table of a node tree; `AliasError` if a node is reachable twice.
 
     A mapping entry's line is its key's, a list item's its own; the first of
     two equal keys wins, as when the tree itself was searched.
@@ -102,7 +96,7 @@ def _lines(root: yaml.Node | None) -> Lines | None:
     while pending:
         node, path = pending.pop()
         if id(node) in seen:
-            return None
+            raise AliasError(None, None, "aliases (*name) are not allowed", node.start_mark)
         seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
             for i, item in enumerate(node.value):
@@ -113,7 +107,7 @@ def _lines(root: yaml.Node | None) -> Lines | None:
         elif isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 if id(key) in seen:
-                    return None
+                    raise AliasError(None, None, "aliases (*name) are not allowed", key.start_mark)
                 seen.add(id(key))
                 at = None
                 if path is not None and isinstance(key, yaml.ScalarNode):
@@ -124,3 +118,4 @@ def _lines(root: yaml.Node | None) -> Lines | None:
                         table[at] = key.start_mark.line + 1
                 pending.append((value, at))
     return Lines(table)
+
