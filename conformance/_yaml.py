@@ -95,27 +95,24 @@ def _lines(root: yaml.Node | None) -> Lines:
     table[()] = root.start_mark.line + 1
     while pending:
         node, path = pending.pop()
-        if id(node) in seen:
-            raise AliasError(None, None, "aliases (*name) are not allowed", node.start_mark)
-        seen.add(id(node))
+        # each child, the node whose line it is known by (a key, or the item) and its name
+        children: list[tuple[yaml.Node, yaml.Node, Any]] = []
         if isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                at = None if path is None else (*path, i)
-                if at is not None:
-                    table[at] = item.start_mark.line + 1
-                pending.append((item, at))
+            children = [(item, item, i) for i, item in enumerate(node.value)]
         elif isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if id(key) in seen:
-                    raise AliasError(None, None, "aliases (*name) are not allowed", key.start_mark)
-                seen.add(id(key))
-                at = None
-                if path is not None and isinstance(key, yaml.ScalarNode):
-                    at = (*path, key.value)
-                    if at in table:
-                        at = None
-                    else:
-                        table[at] = key.start_mark.line + 1
-                pending.append((value, at))
+            children = [(value, key, key.value if isinstance(key, yaml.ScalarNode) else None)
+                        for key, value in node.value]
+        # the node and its keys, each met once: a node met twice is libyaml's alias
+        for met in (node, *(key for child, key, _ in children if key is not child)):
+            if id(met) in seen:
+                raise AliasError(None, None, "aliases (*name) are not allowed", met.start_mark)
+            seen.add(id(met))
+        for child, key, name in children:
+            at = None if path is None or name is None else (*path, name)
+            if at in table:
+                at = None   # the first of two equal keys wins
+            elif at is not None:
+                table[at] = key.start_mark.line + 1
+            pending.append((child, at))
     return Lines(table)
 
