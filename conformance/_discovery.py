@@ -11,12 +11,10 @@ Three entry-point groups (docs/rulesets/README.md):
 - ``card_conformance.engines``: engine name -> ``module:factory`` of an engine
   certified by name (``--engine reference``; any engine may register).
 
-The bundled vision, mtg and zatch register through the same groups
-(pyproject.toml), so the core knows no ruleset by name: everything that asks
-which rulesets exist asks this module.  The entry points are read once per
-process and nothing is imported until it is needed: the catalogue needs a
-pack's folder (found without importing it) and its ``CASES``; properties
-need ``PROPERTIES``.
+The bundled rulesets register the same way (pyproject.toml), so the core knows
+no ruleset by name: whatever asks which rulesets exist asks this module.  The
+entry points are read once per process; a pack is imported only when needed
+(its folder is found without importing it).
 """
 
 from __future__ import annotations

@@ -2,22 +2,15 @@
 
 An engine pins the failures it knows about (like Test262's per-engine lists and
 toml-test's ``-skip``): a listed failure does not fail the run, a listed item
-that now passes is reported (and fails the run, so the list stays honest), and
-an id that matches nothing is warned about.
-
-File format: one id (or fnmatch glob) per line; ``#`` starts a comment.
-``conformance failures report.json`` prints the current failures in this
-format, pinned so that a reviewer can read the pin in a diff: two ``#!`` lines
-name the catalogue digest and the suite version, and each entry carries a
-short digest of the item (its id and the rules it checks)::
+that now passes fails it (so the list stays honest), and an id that matches
+nothing is warned about.  The file (docs/cli.md, ``failures``) has one id or
+fnmatch glob per line and ``#`` comments; ``#!`` lines pin it to the catalogue
+and suite version, and each entry to its item's id and rules, so that a run on
+another catalogue names what a reviewer should look at before re-pinning::
 
     #! catalogue sha256:0c7d07...
     #! suite 0.1.0
     vision/qa-269/x-equals-nodes-paid  #! 5d41402a  # fail: step 1: ...
-
-A run on another catalogue warns, naming the listed entries whose item
-changed (re-tagged with other rules) or is gone, so a reviewer knows what to
-look at; ``--update-known-failures`` re-pins the file after that review.
 """
 
 from __future__ import annotations
