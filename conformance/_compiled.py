@@ -50,9 +50,6 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     import fastjsonschema
     from fastjsonschema.ref_resolver import RefResolver
 
-    def fetch(uri: str) -> Any:
-        return for_compiler(library[uri.split("#")[0]])
-
     # the schema's own form too: how a caller roots an entry may change with no
     # schema file changing (a stale code object would then judge wrongly)
     parts = [identity, json.dumps(schema, sort_keys=True), library_digest,
@@ -60,7 +57,7 @@ def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
     found = _cache.load("schema", key)
     if found is None:   # generate: a schema that does not compile raises, and is not stored
-        handlers = {"https": fetch}
+        handlers = {"https": lambda uri: for_compiler(library[uri.split("#")[0]])}
         name = RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
         source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
                                                 use_formats=False)

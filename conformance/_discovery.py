@@ -59,12 +59,11 @@ def _entry_points(group: str) -> dict[str, EntryPoint]:
 
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=group):
-        first = found.get(ep.name)
-        if first is not None and first.value != ep.value:
+        first = found.setdefault(ep.name, ep)
+        if first.value != ep.value:
             raise PackError(
                 f"two packs register {ep.name!r} in the entry-point group {group!r}: "
                 f"{_origin(first)} and {_origin(ep)}; uninstall one of them")
-        found.setdefault(ep.name, ep)
     return found
 
 
