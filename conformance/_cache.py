@@ -1,12 +1,11 @@
 """An on-disk cache of values derived from the suite's own files, like ``__pycache__``.
 
-Compiling a vocabulary schema, parsing the catalogue's YAML and checking its
-files against their schemas cost more than all the rest of loading a
-catalogue, and their inputs rarely change.  Each
-value is stored with marshal under a key that hashes everything it was made
-from, written atomically; an unreadable entry is made again, an unwritable
-folder only costs speed.  ``$CONFORMANCE_CACHE`` chooses the folder (empty:
-no cache).
+Compiled schemas, and the files already found valid (`conformance._catalogue`),
+cost more than all the rest of loading a catalogue, and their inputs rarely
+change.  Each value is stored with marshal under a key that hashes everything
+it was made from, written atomically; an unreadable entry is made again, an
+unwritable folder only costs speed.  ``$CONFORMANCE_CACHE`` chooses the folder
+(empty: no cache).
 """
 
 from __future__ import annotations
@@ -14,39 +13,20 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 
 def cache_dir() -> Path | None:
-    """Where compiled schemas and parsed catalogue files are kept.
+    """Where compiled schemas and the seals of valid files are kept.
 
     ``$CONFORMANCE_CACHE`` (empty: nowhere), else ``$XDG_CACHE_HOME/card-conformance``
     or ``~/.cache/card-conformance``.
     """
-    return _cache_dir(os.environ.get("CONFORMANCE_CACHE"), os.environ.get("XDG_CACHE_HOME"))
-
-
-@cache
-def _cache_dir(chosen: str | None, xdg: str | None) -> Path | None:
+    chosen = os.environ.get("CONFORMANCE_CACHE")
     if chosen is not None:
         return Path(chosen) if chosen else None
-    return Path(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "card-conformance")
-
-
-def cached(kind: str, key: str, make: Callable[[], Any]) -> Any:
-    """The value stored under ``kind``/``key``, else ``make()``, stored for next time.
-
-    ``make`` raising is not cached: errors are made again, and explained, every time.
-    """
-    found = load(kind, key)
-    if found is not None:
-        return found
-    value = make()
-    store(kind, key, value)
-    return value
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "card-conformance")
 
 
 def _path(kind: str, key: str) -> Path | None:

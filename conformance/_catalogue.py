@@ -13,9 +13,8 @@ import hashlib
 import importlib.machinery
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -225,13 +224,11 @@ def _files(folder: Path) -> list[Path]:
 class _KnownValid:
     """The files this suite has already found valid, so an unchanged one is not checked again.
 
-    Checking each file against its schema and its ruleset's vocabulary (and
-    the card ids it names) is nine tenths of a catalogue load: about 1.8 s of
-    2 s for today's 267 cases, in every command (benchmarks/README.md).  A
-    file that passed is remembered by a digest of its bytes, the schema, the
-    ruleset and that ruleset's vocabulary, in one cache entry whose key hashes everything a
-    verdict depends on (`_verdict_digest`).  Only passes are remembered: a
-    file with errors is checked, and explained, every time.
+    Checking files against their schema, vocabulary and card ids is nine tenths of
+    a catalogue load (about 1.8 s of 2 s, benchmarks/README.md).  A file that
+    passed is remembered by its seal (a digest of its bytes, schema, ruleset and
+    vocabulary) in one cache entry keyed by `_verdict_digest`.  Only passes are
+    remembered: a file with errors is checked, and explained, every time.
     """
 
     #: Past this many remembered files, only the current load's are kept.
@@ -241,29 +238,22 @@ class _KnownValid:
         self._key = _verdict_digest() if _cache.cache_dir() is not None else ""
         stored = _cache.load("valid", self._key) if self._key else None
         self._known: frozenset[str] = stored if isinstance(stored, frozenset) else frozenset()
-        self._seen: set[str] = set()
-        self._new = False
+        self.passed: set[str] = set()   # this load's seals that passed: known ones, new ones
 
     def seal(self, schema_name: str, ruleset: str, raw: bytes) -> str:
-        return hashlib.sha256(f"{schema_name}\0{ruleset}\0".encode() + _vocabulary_bytes(ruleset)
-                              + b"\0" + raw).hexdigest()
-
-    def __contains__(self, seal: str) -> bool:
+        """``""`` when the file is known to be valid, else its seal, for `passed` once it is."""
+        seal = hashlib.sha256(f"{schema_name}\0{ruleset}\0".encode()
+                              + _vocabulary_bytes(ruleset) + b"\0" + raw).hexdigest()
         if seal in self._known:
-            self._seen.add(seal)
-            return True
-        return False
-
-    def add(self, seal: str) -> None:
-        self._seen.add(seal)
-        self._new = True
+            self.passed.add(seal)
+            return ""
+        return seal
 
     def save(self) -> None:
-        if not self._new or not self._key:
-            return
-        merged = self._known | self._seen
-        _cache.store("valid", self._key, merged if len(merged) <= self.LIMIT
-                     else frozenset(self._seen))
+        if self._key and not self.passed <= self._known:
+            merged = self._known | self.passed
+            _cache.store("valid", self._key, merged if len(merged) <= self.LIMIT
+                         else frozenset(self.passed))
 
 
 @cache
@@ -281,18 +271,10 @@ def _verdict_digest() -> str:
     the Python and validator libraries it runs on (their files' size and time,
     as ``__pycache__`` does, not to import them)."""
     sha = hashlib.sha256(sys.version.encode())
-    here = Path(__file__).parent
-    for name in ("_catalogue.py", "_schemas.py", "_compiled.py"):
-        sha.update(name.encode() + b"\0" + (here / name).read_bytes())
-    package = resources.files("conformance")
-    pending = [(package.joinpath(part), part) for part in ("schemas", "rulesets")]
-    while pending:
-        folder, at = pending.pop()
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-            if entry.is_dir():
-                pending.append((entry, f"{at}/{entry.name}"))
-            elif entry.name.endswith(".json"):
-                sha.update(f"{at}/{entry.name}".encode() + b"\0" + entry.read_bytes())
+    code = [("_catalogue.py",), ("_schemas.py",), ("_compiled.py",)]
+    for parts in [*code, *_schemas.shipped("schemas"), *_schemas.shipped("rulesets")]:
+        sha.update("/".join(parts).encode() + b"\0" + Path(__file__).parent.joinpath(*parts)
+                   .read_bytes())
     for library in ("fastjsonschema", "jsonschema", "referencing"):
         spec = importlib.machinery.PathFinder.find_spec(library)
         origin = spec.origin if spec is not None else None
@@ -302,65 +284,62 @@ def _verdict_digest() -> str:
     return sha.hexdigest()
 
 
+def _fields(data: dict[str, Any], **defaults: Any) -> dict[str, Any]:
+    """A schema-valid mapping as the fields of a `Rule` or `Case`: lists as tuples."""
+    return {**defaults, **{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}}
+
+
 def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: list[Case],
                   errors: list[CatalogueError], digest: Any, known: _KnownValid) -> None:
-    here = f"{folder.name}/"
+    def misplaced(what: str, data: dict[str, Any], lines: _yaml.Lines, path: Path) -> None:
+        said = data.get("ruleset")
+        if isinstance(said, str) and said != ruleset:
+            errors.append(CatalogueError(
+                f"{what} says ruleset {said!r} but lives in {folder.name}/, "
+                f"the catalogue of {ruleset!r}", path=str(path), line=lines.line(["ruleset"]),
+                hint=f"set 'ruleset: {ruleset}' or move the file"))
+
     index = folder / RULES_FILE
     if not index.is_file():
         errors.append(CatalogueError(
             "this ruleset has no rule index", path=str(index),
             hint=f"create {RULES_FILE} listing the seed's rules (see docs/cases.md)"))
-    else:
-        doc = _read_yaml(index, MAX_INDEX_BYTES, "rules.json", errors, digest, known, ruleset)
-        if doc is not None and doc[2] is not None:
-            data, lines, seal, _ = doc
-            if seal:
-                known.add(seal)
-            if data.get("ruleset") != ruleset:
+    elif (doc := _read_yaml(index, MAX_INDEX_BYTES, "rules.json", ruleset, errors, digest,
+                            known)) is not None and doc[2] is not None:
+        data, lines, seal, _ = doc
+        if seal:
+            known.passed.add(seal)
+        misplaced("rule index", data, lines, index)
+        for i, entry in enumerate(data["rules"]):
+            line = lines.line(["rules", i])
+            rid = entry["id"]
+            if not rid.startswith(ruleset + "/"):
                 errors.append(CatalogueError(
-                    f"rule index says ruleset {data.get('ruleset')!r} but lives in {here}, "
-                    f"the catalogue of {ruleset!r}",
-                    path=str(index), line=lines.line(["ruleset"]),
-                    hint=f"set 'ruleset: {ruleset}' or move the file"))
-            for i, entry in enumerate(data["rules"]):
-                line = lines.line(["rules", i])
-                rid = entry["id"]
-                if not rid.startswith(ruleset + "/"):
-                    errors.append(CatalogueError(
-                        f"rule id {rid!r} does not start with {ruleset + '/'!r}",
-                        path=str(index), line=line, hint=f"rename it {ruleset}/{rid}"))
-                if rid in rules:
-                    errors.append(CatalogueError(
-                        f"duplicate rule id {rid!r} (first at line {rules[rid].line})",
-                        path=str(index), line=line, hint="give each rule its own id"))
-                    continue
-                rules[rid] = Rule(
-                    id=rid, ruleset=ruleset, ref=entry["ref"], kind=entry["kind"],
-                    title=entry["title"], text=entry["text"], summary=entry["summary"],
-                    invariant=entry.get("invariant", False), path=str(index), line=line or 0,
-                    see=tuple(entry.get("see", ())), seed=data["seed"],
-                    interprets=tuple(entry.get("interprets", ())), why=entry.get("why", ""),
-                    source=entry.get("source", ""))
+                    f"rule id {rid!r} does not start with {ruleset + '/'!r}",
+                    path=str(index), line=line, hint=f"rename it {ruleset}/{rid}"))
+            if rid in rules:
+                errors.append(CatalogueError(
+                    f"duplicate rule id {rid!r} (first at line {rules[rid].line})",
+                    path=str(index), line=line, hint="give each rule its own id"))
+                continue
+            rules[rid] = Rule(**_fields(entry, invariant=False), ruleset=ruleset,
+                              path=str(index), line=line or 0, seed=data["seed"])
     seen: dict[str, Case] = {c.id: c for c in cases}
     for path in _files(folder):
-        doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", errors, digest, known, ruleset)
+        doc = _read_yaml(path, MAX_FILE_BYTES, "case.json", ruleset, errors, digest, known)
         if doc is None:
             continue
         data, lines, seal, problems = doc
         line = lines.line(["id"]) or 1
-        said = data.get("ruleset")
-        if isinstance(said, str) and said != ruleset:
-            errors.append(CatalogueError(
-                f"case says ruleset {said!r} but lives in {here}, "
-                f"the catalogue of {ruleset!r}",
-                path=str(path), line=lines.line(["ruleset"]),
-                hint=f"set 'ruleset: {ruleset}' or move the file"))
+        misplaced("case", data, lines, path)
         if isinstance(data.get("id"), str) and not data["id"].startswith(ruleset + "/"):
             errors.append(CatalogueError(
                 f"case id {data['id']!r} does not start with {ruleset + '/'!r}",
                 path=str(path), line=line, hint=f"rename it {ruleset}/..."))
-        if seal is None:  # the case schema failed: still word what else is wrong
-            if _scenario_is_sound(data, problems):
+        if seal is None:  # the case schema failed: still word what else is wrong, the
+            # vocabulary too if the setup and steps are of the schema's shape
+            if "setup" in data and "steps" in data and all(
+                    not err.path or err.path[0] not in ("setup", "steps") for err in problems):
                 errors.extend(_vocabulary_errors(ruleset, data, lines, str(path)))
             continue
         if data["id"] in seen:
@@ -375,14 +354,10 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
             if found:
                 errors.extend(found)
                 continue
-            known.add(seal)
-        case = Case(
-            id=data["id"], title=data["title"], ruleset=data["ruleset"],
-            rules=tuple(data["rules"]), source=data["source"], notes=data.get("notes", ""),
-            flags=tuple(data.get("flags", ())), setup=data["setup"], steps=tuple(data["steps"]),
-            path=str(path), line=line,
-            step_lines=tuple(lines.line(["steps", i, "do"]) or line
-                             for i in range(len(data["steps"]))))
+            known.passed.add(seal)
+        steps = range(len(data["steps"]))
+        case = Case(**_fields(data, notes="", flags=()), path=str(path), line=line,
+                    step_lines=tuple(lines.line(["steps", i, "do"]) or line for i in steps))
         seen[case.id] = case
         cases.append(case)
 
@@ -401,6 +376,21 @@ def _vocabulary(ruleset: str) -> str | None:
     return None if pack is None else str(pack.vocabulary)
 
 
+def _error_at(place: list[Any], message: str, where: str, lines: _yaml.Lines,
+              hint: str) -> CatalogueError:
+    """An error about the value at ``place`` in a file: its path leads, its line locates."""
+    return CatalogueError(f"{'/'.join(str(p) for p in place) or '(top)'}: {message}",
+                          path=where, line=lines.line(place), hint=hint)
+
+
+def _scenario(ruleset: str, data: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The vocabulary's schema and the case's scenario, when the vocabulary defines one."""
+    schema = _vocabulary(ruleset)
+    if schema is None or "scenario" not in _schemas.load(schema).get("$defs", {}):
+        return None
+    return schema, {"setup": data["setup"], "steps": data["steps"]}
+
+
 def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
                        where: str) -> list[CatalogueError]:
     """Check a case's setup, actions and expectations against the ruleset's vocabulary.
@@ -411,9 +401,8 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
     schema = _vocabulary(ruleset)
     if schema is None:
         return []
-    vocabulary = (schema,)
-    if "scenario" in _schemas.load(*vocabulary).get("$defs", {}) and _schemas.check(
-            *vocabulary, entry="scenario")({"setup": data["setup"], "steps": data["steps"]}):
+    scenario = _scenario(ruleset, data)
+    if scenario is not None and _schemas.check(schema, entry="scenario")(scenario[1]):
         return []  # the whole scenario in one compiled check; explain piece by piece below
     checks: list[tuple[list[Any], Any, str]] = [(["setup"], data["setup"], "setup")]
     for i, step in enumerate(data["steps"]):
@@ -432,24 +421,13 @@ def _vocabulary_errors(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
                            "event"))
     found = []
     for place, value, entry in checks:
-        error = _schemas.best_error(value, *vocabulary, entry=entry)
+        error = _schemas.best_error(value, schema, entry=entry)
         if error is not None:
-            full = place + list(error.path)
-            found.append(CatalogueError(
-                f"{'/'.join(str(p) for p in full)}: {error.message} (not {ruleset} vocabulary)",
-                path=where, line=lines.line(full),
-                hint=f"use the words of the {ruleset} pack's vocabulary (docs/rulesets/"
-                     f"{ruleset}.md for a bundled pack); the schema is {schema}"))
+            found.append(_error_at(
+                place + list(error.path), f"{error.message} (not {ruleset} vocabulary)",
+                where, lines, f"use the words of the {ruleset} pack's vocabulary (docs/"
+                f"rulesets/{ruleset}.md for a bundled pack); the schema is {schema}"))
     return found
-
-
-def _scenario_is_sound(data: dict[str, Any], problems: list[jsonschema.ValidationError]
-                       ) -> bool:
-    """Whether a case that breaks the case schema (``problems``) elsewhere has a setup
-    and steps of the schema's shape, so its vocabulary can be checked (and explained) too."""
-    if "setup" not in data or "steps" not in data:
-        return False
-    return all(not err.path or err.path[0] not in ("setup", "steps") for err in problems)
 
 
 ID_REFS = frozenset({"#/$defs/id", "#/$defs/new_id"})
@@ -463,154 +441,130 @@ def _unknown_ids(ruleset: str, data: dict[str, Any], lines: _yaml.Lines,
     Without this, a typo'd id reaches the engine, which rejects the action or observes
     nothing, and the case reads as the engine's failure.
     """
-    schema = _vocabulary(ruleset)
-    if schema is None or "scenario" not in _schemas.load(schema).get("$defs", {}):
+    found = _scenario(ruleset, data)
+    if found is None:
         return []
-    scenario = {"setup": data["setup"], "steps": data["steps"]}
+    schema, scenario = found
     named = _schemas.named(scenario, schema, entry="scenario", refs=ID_REFS)
-    defined = _setup_ids(data["setup"]) | {v for ref, v in named if ref.endswith("new_id")}
+    given = {node["id"] for _, node in _walk(data["setup"])
+             if isinstance(node, dict) and isinstance(node.get("id"), str)}
+    defined = given | {v for ref, v in named if ref.endswith("new_id")}
     places: dict[str, list[Any]] = {}
     for i, step in enumerate(data["steps"]):
         for key in step.get("expect", {}).get("cards", {}):
             places.setdefault(key, ["steps", i, "expect", "cards", key])
+    first: dict[str, list[Any]] = {}   # each string's first place, in document order
+    for at, node in _walk(scenario):
+        if isinstance(node, str):
+            first.setdefault(node, at)
     for _, value in named:
-        places.setdefault(value, _path_of(scenario, value) or ["setup"])
-    found = []
-    for name, place in places.items():
-        if name in defined:
-            continue
-        known = ", ".join(sorted(defined)) or "none"
-        found.append(CatalogueError(
-            f"{'/'.join(str(p) for p in place)}: card id {name!r} is not in the setup",
-            path=where, line=lines.line(place),
-            hint=f"give a card 'id: {name}' in the setup, or name one it has ({known})"))
-    return found
+        places.setdefault(value, first.get(value, ["setup"]))
+    known = ", ".join(sorted(defined)) or "none"
+    return [_error_at(place, f"card id {name!r} is not in the setup", where, lines,
+                      f"give a card 'id: {name}' in the setup, or name one it has ({known})")
+            for name, place in places.items() if name not in defined]
 
 
-def _setup_ids(value: Any) -> set[str]:
-    """Every ``id`` the setup gives (cards, abilities, whatever the vocabulary nests)."""
-    if isinstance(value, dict):
-        own = {value["id"]} if isinstance(value.get("id"), str) else set()
-        return own.union(*(_setup_ids(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(_setup_ids(v) for v in value))
-    return set()
-
-
-def _path_of(value: Any, leaf: str, at: tuple[Any, ...] = ()) -> list[Any] | None:
-    """The first path (document order) to a string equal to ``leaf``, for its line."""
-    if value == leaf:
-        return list(at)
+def _walk(value: Any, at: list[Any] | None = None) -> Iterator[tuple[list[Any], Any]]:
+    """Every node of a document with its path, in document order."""
+    at = at or []
+    yield at, value
     items = value.items() if isinstance(value, dict) else (
         enumerate(value) if isinstance(value, list) else ())
     for key, child in items:
-        if (found := _path_of(child, leaf, (*at, key))) is not None:
-            return found
-    return None
+        yield from _walk(child, [*at, key])
 
 
 def _check_references(rules: dict[str, Rule], cases: list[Case],
                       errors: list[CatalogueError]) -> None:
+    def error(at: Rule | Case, message: str, hint: str) -> None:
+        errors.append(CatalogueError(message, path=at.path, line=at.line, hint=hint))
+
     # `see` only links rules for readers; nothing follows the links, so mutual
     # references are fine, but a dangling or self reference is a mistake.
     for rule in rules.values():
         for other in rule.interprets:
             if other not in rules or not rules[other].is_seed:
-                errors.append(CatalogueError(
-                    f"reading {rule.id!r} interprets {other!r}, which is not a seed entry",
-                    path=rule.path, line=rule.line,
-                    hint="list the ids of the seed rules whose sentences it reads"))
+                error(rule, f"reading {rule.id!r} interprets {other!r}, which is not a seed "
+                      "entry", "list the ids of the seed rules whose sentences it reads")
         for other in rule.see:
             if other == rule.id:
-                errors.append(CatalogueError(
-                    f"rule {rule.id!r} lists itself under see", path=rule.path,
-                    line=rule.line, hint="remove it from its own see list"))
+                error(rule, f"rule {rule.id!r} lists itself under see",
+                      "remove it from its own see list")
             elif other not in rules:
-                errors.append(CatalogueError(
-                    f"rule {rule.id!r} sees unknown rule {other!r}", path=rule.path,
-                    line=rule.line, hint="fix the id or add that rule to the index"))
+                error(rule, f"rule {rule.id!r} sees unknown rule {other!r}",
+                      "fix the id or add that rule to the index")
     for case in cases:
         for rid in case.rules:
             if rid not in rules:
                 near = [r for r in rules if r.split("/")[-1] == rid.split("/")[-1]]
-                hint = f"did you mean {near[0]!r}?" if near else (
-                    "add the rule to the ruleset's rules.yaml or fix the id")
-                errors.append(CatalogueError(
-                    f"case {case.id!r} names unknown rule {rid!r}",
-                    path=case.path, line=case.line, hint=hint))
+                error(case, f"case {case.id!r} names unknown rule {rid!r}",
+                      f"did you mean {near[0]!r}?" if near
+                      else "add the rule to the ruleset's rules.yaml or fix the id")
 
 
-def _read_yaml(path: Path, limit: int, schema_name: str, errors: list[CatalogueError],
-               digest: Any, known: _KnownValid, ruleset: str,
-               ) -> tuple[dict[str, Any], _yaml.Lines, str | None,
-                          list[jsonschema.ValidationError]] | None:
+_Read = tuple[dict[str, Any], _yaml.Lines, str | None, list["jsonschema.ValidationError"]]
+
+
+def _read_yaml(path: Path, limit: int, schema_name: str, ruleset: str,
+               errors: list[CatalogueError], digest: Any, known: _KnownValid) -> _Read | None:
     """Read, parse and schema-check one file; append errors, and return None when
-    there is no mapping to look at.
-
-    With the data and lines comes the file's seal for `_KnownValid`, ``""`` when
-    the file is known to be valid and was not checked again, or None when it
-    breaks the schema (its errors appended, and returned last: the caller may
-    still word others).
+    there is no mapping to look at.  With the data and lines: the file's seal for
+    `_KnownValid` (``""``: known to be valid, not checked again; None: it breaks
+    the schema) and the schema errors (appended too: the caller may word others).
     """
-    where = str(path)
+    try:
+        raw, data, lines = _parse(path, limit, digest)
+    except CatalogueError as error:
+        errors.append(error)
+        return None
+    seal = known.seal(schema_name, ruleset, raw)
+    if not seal:
+        return data, lines, "", []
+    problems = _schemas.errors(data, "schemas", schema_name)
+    errors.extend(_error_at(list(err.path), err.message, str(path), lines,
+                            _schema_hint(err, schema_name)) for err in problems)
+    return data, lines, None if problems else seal, problems
+
+
+def _parse(path: Path, limit: int, digest: Any) -> tuple[bytes, dict[str, Any], _yaml.Lines]:
+    """One file's bytes (digested once read), its mapping and its lines; the
+    `CatalogueError` when it is not a readable YAML mapping."""
+    def fail(message: str, hint: str, line: int | None = None) -> CatalogueError:
+        return CatalogueError(message, path=str(path), line=line, hint=hint)
+
     try:
         size = path.stat().st_size
         if size > limit:
-            errors.append(CatalogueError(
-                f"file is {size} bytes, over the {limit}-byte limit", path=where,
-                hint="split it; a case is one board and a few steps"))
-            return None
+            raise fail(f"file is {size} bytes, over the {limit}-byte limit",
+                       "split it; a case is one board and a few steps")
         raw = path.read_bytes()
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        errors.append(CatalogueError(
-            f"not UTF-8 text (byte {exc.start})", path=where, line=line,
-            hint="save the file as UTF-8"))
-        return None
+        raise fail(f"not UTF-8 text (byte {exc.start})", "save the file as UTF-8",
+                   raw[: exc.start].count(b"\n") + 1) from None
     except OSError as exc:
-        errors.append(CatalogueError(f"cannot read: {exc.strerror}", path=where,
-                                     hint="check the file's permissions"))
-        return None
+        raise fail(f"cannot read: {exc.strerror}", "check the file's permissions") from None
     digest.update(path.name.encode() + b"\0" + raw)
     try:
         data, lines = _yaml.parse(text)
     except yaml.constructor.ConstructorError as exc:
-        errors.append(CatalogueError(
-            f"YAML tag not allowed: {exc.problem}", path=where, line=_mark_line(exc),
-            hint="remove the tag; cases are plain data (safe loading never builds objects)"))
-        return None
+        raise fail(f"YAML tag not allowed: {exc.problem}", "remove the tag; cases are plain "
+                   "data (safe loading never builds objects)", _mark_line(exc)) from None
     except _yaml.AliasError as exc:
-        errors.append(CatalogueError(
-            str(exc.problem), path=where, line=_mark_line(exc),
-            hint="write the value out in full instead of &anchor / *alias"))
-        return None
+        raise fail(str(exc.problem), "write the value out in full instead of &anchor / *alias",
+                   _mark_line(exc)) from None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        errors.append(CatalogueError(
-            f"invalid YAML: {problem}", path=where, line=_mark_line(exc),
-            hint="fix the YAML syntax at that line (indentation, quotes, colons)"))
-        return None
+        raise fail(f"invalid YAML: {problem}", "fix the YAML syntax at that line "
+                   "(indentation, quotes, colons)", _mark_line(exc)) from None
     except RecursionError:
-        errors.append(CatalogueError(
-            "nested too deeply to read", path=where,
-            hint="flatten the document; a case needs only a few levels"))
-        return None
+        raise fail("nested too deeply to read", "flatten the document; a case needs only a "
+                   "few levels") from None
     if not isinstance(data, dict):
-        errors.append(CatalogueError(
-            f"expected a mapping at the top, found {type(data).__name__}", path=where, line=1,
-            hint="a case file is a YAML mapping with id, title, ruleset, rules, ..."))
-        return None
-    seal = known.seal(schema_name, ruleset, raw)
-    if seal in known:
-        return data, lines, "", []
-    problems = _schemas.errors(data, "schemas", schema_name)
-    for err in problems:
-        errors.append(CatalogueError(
-            f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}",
-            path=where, line=lines.line(list(err.path)),
-            hint=_schema_hint(err, schema_name)))
-    return data, lines, None if problems else seal, problems
+        raise fail(f"expected a mapping at the top, found {type(data).__name__}",
+                   "a case file is a YAML mapping with id, title, ruleset, rules, ...", 1)
+    return raw, data, lines
 
 
 def _schema_hint(err: jsonschema.ValidationError, schema_name: str) -> str:

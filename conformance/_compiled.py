@@ -14,7 +14,6 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,58 +37,37 @@ _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs"})
 _DATA = frozenset({"enum", "const", "examples", "default", "required"})
 
 
-@cache
-def _own_digest() -> str:
-    """Of this module's source: a change to how schemas are compiled voids the cache."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-
-
 def compile_check(schema: dict[str, Any], identity: str, library: dict[str, dict[str, Any]],
                   library_digest: str) -> Callable[[Any], Any]:
     """The schema compiled to a Python function, through an on-disk cache of code objects.
 
-    Generating and compiling the code of a ruleset vocabulary takes a few
-    hundred ms, more than loading the whole catalogue; like ``__pycache__``,
-    the code object is kept under `cache_dir`, keyed by the schemas' content
-    (``identity`` names this one, with its form; ``library_digest`` what it may
-    reference), this module's source and the versions of Python and
-    fastjsonschema, so only the first run pays.  ``library`` maps each referenced schema's ``$id``
-    to it.
+    Generating and compiling a ruleset vocabulary's code takes a few hundred ms,
+    more than loading the whole catalogue; like ``__pycache__``, the code object
+    is kept (`conformance._cache`), keyed by ``identity`` (which schema), its
+    form, ``library_digest`` (what it may reference: ``library``, by ``$id``),
+    this module's source and the versions of Python and fastjsonschema.
     """
     import fastjsonschema
     from fastjsonschema.ref_resolver import RefResolver
 
-    def fetch(uri: str) -> Any:
-        return for_compiler(library[uri.split("#")[0]])
-
-    def make() -> tuple[str, Any]:
-        handlers = {"https": fetch}
+    # the schema's own form too: how a caller roots an entry may change with no
+    # schema file changing (a stale code object would then judge wrongly)
+    parts = [identity, json.dumps(schema, sort_keys=True), library_digest,
+             Path(__file__).read_text("utf-8"), fastjsonschema.VERSION, sys.version]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
+    found = _cache.load("schema", key)
+    if found is None:   # generate: a schema that does not compile raises, and is not stored
+        handlers = {"https": lambda uri: for_compiler(library[uri.split("#")[0]])}
         name = RefResolver.from_schema(schema, handlers=handlers).get_scope_name()
         source = fastjsonschema.compile_to_code(schema, handlers=handlers, use_default=False,
                                                 use_formats=False)
-        return name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
-
-    # the schema's own form too: how a caller roots an entry may change with no
-    # schema file changing (a stale code object would then judge wrongly)
-    form = hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()
-    key = hashlib.sha256(" ".join([identity, form, library_digest, _own_digest(),
-                                   fastjsonschema.VERSION, sys.version]).encode()).hexdigest()
-    name, code = _cache.cached("schema", key, make)
+        found = name, compile(source, f"<compiled schema {schema.get('$id', '')}>", "exec")
+        _cache.store("schema", key, found)
+    name, code = found
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # noqa: S102 - code generated here from our own schemas
     validate: Callable[[Any], Any] = namespace[name]
     return validate
-
-
-def has_bool(value: Any) -> bool:
-    """Whether a bool hides anywhere in ``value`` (where == confuses True and 1)."""
-    if isinstance(value, bool):
-        return True
-    if isinstance(value, dict):
-        return any(has_bool(v) for v in value.values())
-    if isinstance(value, list):
-        return any(has_bool(v) for v in value)
-    return False
 
 
 def _subschemas(schema: Any) -> Iterator[Any]:
@@ -100,13 +78,9 @@ def _subschemas(schema: Any) -> Iterator[Any]:
         if key in _DATA:
             continue
         if key in _SCHEMA_MAPS and isinstance(value, dict):
-            for sub in value.values():
-                yield from _subschemas(sub)
-        elif isinstance(value, list):
-            for sub in value:
-                yield from _subschemas(sub)
-        else:
-            yield from _subschemas(value)
+            value = list(value.values())
+        for sub in value if isinstance(value, list) else [value]:
+            yield from _subschemas(sub)
 
 
 def _scalars(sub: dict[str, Any]) -> list[Any]:
@@ -152,28 +126,23 @@ def fast_enough(schema: dict[str, Any]) -> bool:
 
 
 def for_compiler(schema: Any) -> Any:
-    """The schema as fastjsonschema must get it to apply 2020-12's meaning (`_rewrite`)."""
-    if isinstance(schema, list):
-        return [for_compiler(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    return rewrite({k: (v if k in _DATA else for_compiler(v)) for k, v in schema.items()})
-
-
-def rewrite(out: dict[str, Any]) -> dict[str, Any]:
-    """One subschema, its own subschemas already rewritten.
+    """The schema as fastjsonschema must get it to apply 2020-12's meaning.
 
     fastjsonschema follows draft 7, where ``$ref`` hides its sibling keywords;
     in 2020-12 they all apply, which ``allOf`` says in either draft.  And a
     bool or number in an enum or const gets the type guard `_bool_guard`.
     """
+    if isinstance(schema, list):
+        return [for_compiler(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: (v if k in _DATA else for_compiler(v)) for k, v in schema.items()}
     keywords = set(out) - {"$ref", "$schema", "$id", "$defs", "$comment", "title",
                            "description", "examples"}
     if "$ref" in out and keywords:
-        out = dict(out)
         ref = out.pop("$ref")
         out["allOf"] = [{"$ref": ref}, *out.pop("allOf", [])]
     guard = _bool_guard(out)
     if guard is not None:
-        out = {**out, "allOf": [*out.get("allOf", []), guard]}
+        out["allOf"] = [*out.get("allOf", []), guard]
     return out

@@ -11,12 +11,10 @@ Three entry-point groups (docs/rulesets/README.md):
 - ``card_conformance.engines``: engine name -> ``module:factory`` of an engine
   certified by name (``--engine reference``; any engine may register).
 
-The bundled vision, mtg and zatch register through the same groups
-(pyproject.toml), so the core knows no ruleset by name: everything that asks
-which rulesets exist asks this module.  The entry points are read once per
-process and nothing is imported until it is needed: the catalogue needs a
-pack's folder (found without importing it) and its ``CASES``; properties
-need ``PROPERTIES``.
+The bundled rulesets register the same way (pyproject.toml), so the core knows
+no ruleset by name: whatever asks which rulesets exist asks this module.  The
+entry points are read once per process; a pack is imported only when needed
+(its folder is found without importing it).
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -60,12 +59,11 @@ def _entry_points(group: str) -> dict[str, EntryPoint]:
 
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=group):
-        first = found.get(ep.name)
-        if first is not None and first.value != ep.value:
+        first = found.setdefault(ep.name, ep)
+        if first.value != ep.value:
             raise PackError(
                 f"two packs register {ep.name!r} in the entry-point group {group!r}: "
                 f"{_origin(first)} and {_origin(ep)}; uninstall one of them")
-        found.setdefault(ep.name, ep)
     return found
 
 
@@ -102,6 +100,14 @@ def unknown_ruleset(name: str) -> str:
             f"the entry-point group {RULESETS_GROUP!r}; see {HOW_TO})")
 
 
+def _import(module_name: str, error: Callable[[str, str], PackError]) -> ModuleType:
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as exc:
+        raise error(f"cannot be imported ({type(exc).__name__}: {exc})",
+                    "install the pack's distribution with its dependencies") from exc
+
+
 @dataclasses.dataclass(frozen=True)
 class RulesetPack:
     """One installed ruleset pack: where its parts are, read on demand."""
@@ -122,11 +128,7 @@ class RulesetPack:
         return path
 
     def module(self) -> ModuleType:
-        try:
-            return importlib.import_module(self.module_name)
-        except ImportError as exc:
-            raise self.error(f"cannot be imported ({type(exc).__name__}: {exc})",
-                             "install the pack's distribution with its dependencies") from exc
+        return _import(self.module_name, self.error)
 
     def cases(self) -> Path:
         """The pack's catalogue folder: ``CASES`` if the module says, else ``cases/`` beside it."""
@@ -141,15 +143,12 @@ class RulesetPack:
 
     def properties(self) -> list[Property]:
         module = self.module()
-        try:
-            found = module.PROPERTIES
-        except AttributeError:
+        if not hasattr(module, "PROPERTIES"):
             raise self.error(
                 "declares no PROPERTIES",
                 "define PROPERTIES in the module, a list of properties made with "
-                "conformance.ruleset.invariant (an empty list if the pack has none yet)",
-            ) from None
-        return list(found)
+                "conformance.ruleset.invariant (an empty list if the pack has none yet)")
+        return list(module.PROPERTIES)
 
     def error(self, problem: str, fix: str) -> PackError:
         return PackError(f"ruleset pack {self.name!r} (entry point {self.entry_point} in "
@@ -162,27 +161,21 @@ def find_ruleset(name: str) -> RulesetPack | None:
     ep = _entry_points(RULESETS_GROUP).get(name)
     if ep is None:
         return None
-    origin = _origin(ep)
+    where = f"ruleset pack {name!r}: the entry point {_origin(ep)} in group {RULESETS_GROUP!r}"
     if ep.attr:
-        raise PackError(f"ruleset pack {name!r}: the entry point {origin} in group "
-                        f"{RULESETS_GROUP!r} names an attribute; name the pack's module "
+        raise PackError(f"{where} names an attribute; name the pack's module "
                         f"('{name} = package.module'; see {HOW_TO})")
+    why = ""
     try:
         spec = importlib.util.find_spec(ep.module)
     except (ImportError, ValueError) as exc:
-        spec = None
-        why = f" ({type(exc).__name__}: {exc})"
-    else:
-        why = ""
+        spec, why = None, f" ({type(exc).__name__}: {exc})"
     if spec is None or (spec.origin is None and not spec.submodule_search_locations):
-        raise PackError(f"ruleset pack {name!r}: the entry point {origin} in group "
-                        f"{RULESETS_GROUP!r} names module {ep.module!r}, which is not "
-                        f"installed{why}; reinstall the pack's distribution (see {HOW_TO})")
-    if spec.submodule_search_locations:
-        folder = Path(next(iter(spec.submodule_search_locations)))
-    else:
-        folder = Path(str(spec.origin)).parent
-    return RulesetPack(name, origin, ep.module, folder)
+        raise PackError(f"{where} names module {ep.module!r}, which is not installed{why}; "
+                        f"reinstall the pack's distribution (see {HOW_TO})")
+    locations = list(spec.submodule_search_locations or ())   # a package's, else a module's
+    folder = Path(locations[0]) if locations else Path(str(spec.origin)).parent
+    return RulesetPack(name, _origin(ep), ep.module, folder)
 
 
 def ruleset(name: str) -> RulesetPack:
@@ -200,20 +193,12 @@ def reference_engine_pack(name: str) -> ModuleType:
     if ep is None:
         raise UsageError(f"no reference-engine pack models {name!r}; installed: "
                          f"{', '.join(reference_engine_names()) or '(none)'}")
-    return _checked_engine_pack(name, ep.module, _origin(ep))
 
-
-@cache
-def _checked_engine_pack(name: str, module_name: str, origin: str) -> ModuleType:
     def error(problem: str, fix: str) -> PackError:
-        return PackError(f"reference-engine pack {name!r} (entry point {origin} in group "
+        return PackError(f"reference-engine pack {name!r} (entry point {_origin(ep)} in group "
                          f"{REFERENCE_ENGINES_GROUP!r}) {problem}; fix: {fix} (see {HOW_TO})")
 
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise error(f"cannot be imported ({type(exc).__name__}: {exc})",
-                    "install the pack's distribution with its dependencies") from exc
+    module = _import(ep.module, error)
     missing = [attr for attr in ("RULESET", "MUTANTS", "new_game") if not hasattr(module, attr)]
     if missing:
         raise error(f"lacks {', '.join(missing)}",
@@ -222,7 +207,7 @@ def _checked_engine_pack(name: str, module_name: str, origin: str) -> ModuleType
     declared: Any = module.RULESET
     if declared != name:
         raise error(f"says RULESET = {declared!r}",
-                    f"register it under its own ruleset name ('{declared} = {module_name}')")
+                    f"register it under its own ruleset name ('{declared} = {ep.module}')")
     return module
 
 

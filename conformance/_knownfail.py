@@ -2,22 +2,15 @@
 
 An engine pins the failures it knows about (like Test262's per-engine lists and
 toml-test's ``-skip``): a listed failure does not fail the run, a listed item
-that now passes is reported (and fails the run, so the list stays honest), and
-an id that matches nothing is warned about.
-
-File format: one id (or fnmatch glob) per line; ``#`` starts a comment.
-``conformance failures report.json`` prints the current failures in this
-format, pinned so that a reviewer can read the pin in a diff: two ``#!`` lines
-name the catalogue digest and the suite version, and each entry carries a
-short digest of the item (its id and the rules it checks)::
+that now passes fails it (so the list stays honest), and an id that matches
+nothing is warned about.  The file (docs/cli.md, ``failures``) has one id or
+fnmatch glob per line and ``#`` comments; ``#!`` lines pin it to the catalogue
+and suite version, and each entry to its item's id and rules, so that a run on
+another catalogue names what a reviewer should look at before re-pinning::
 
     #! catalogue sha256:0c7d07...
     #! suite 0.1.0
     vision/qa-269/x-equals-nodes-paid  #! 5d41402a  # fail: step 1: ...
-
-A run on another catalogue warns, naming the listed entries whose item
-changed (re-tagged with other rules) or is gone, so a reviewer knows what to
-look at; ``--update-known-failures`` re-pins the file after that review.
 """
 
 from __future__ import annotations
@@ -55,35 +48,14 @@ class Pin:
     def lines(self) -> list[str]:
         return [f"#! catalogue {self.catalogue}", f"#! suite {self.suite}"]
 
-    @classmethod
-    def parse(cls, directives: dict[str, str], digests: dict[str, str]) -> Pin | None:
-        if not {"catalogue", "suite"} <= set(directives):
-            return None
-        return cls(directives["catalogue"], directives["suite"], digests)
-
-    def changes(self, now: Pin) -> list[str]:
-        """What changed since this pin, one line each (empty when nothing did)."""
-        if (self.catalogue, self.suite) == (now.catalogue, now.suite):
-            return []
-        out = [f"written against catalogue {self.catalogue[:19]}… and suite {self.suite}; "
-               f"this run uses catalogue {now.catalogue[:19]}… and suite {now.suite}"]
-        gone = sorted(i for i in self.digests if i not in now.digests)
-        changed = sorted(i for i, d in self.digests.items()
-                         if i in now.digests and now.digests[i] != d)
-        if changed:
-            out.append(f"listed items whose rules changed: {_some(changed)}")
-        if gone:
-            out.append(f"listed items gone from the catalogue (renamed or removed): {_some(gone)}")
-        if self.digests and not (changed or gone):
-            n = len(self.digests)
-            out.append(f"the {n} pinned entr{'y is' if n == 1 else 'ies are'} unchanged "
-                       "(same ids, same rules)")
-        return out
-
 
 def _some(ids: list[str], shown: int = 8) -> str:
     more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
     return ", ".join(ids[:shown]) + more
+
+
+def _matches_any(pattern: str, ids: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(i, pattern) for i in ids)
 
 
 @dataclasses.dataclass
@@ -108,34 +80,50 @@ class KnownFailures:
                 key, _, value = raw[3:].strip().partition(" ")
                 directives[key] = value.strip()
                 continue
-            entry = _ENTRY.match(raw.strip())
-            line = entry["pattern"].strip() if entry else raw.split("#", 1)[0].strip()
-            if not line:
+            entry = _ENTRY.match(raw.strip())   # every part is optional: it matches any line
+            if entry is None or not (pattern := entry["pattern"].strip()):
                 continue
-            patterns.setdefault(line, number)
-            if entry and entry["digest"]:
-                digests[line] = entry["digest"]
-            if entry and entry["note"]:
-                notes[line] = entry["note"].strip()
-        return cls(str(path), patterns, Pin.parse(directives, digests), notes)
+            patterns.setdefault(pattern, number)
+            if entry["digest"]:
+                digests[pattern] = entry["digest"]
+            if entry["note"]:
+                notes[pattern] = entry["note"].strip()
+        pinned = {"catalogue", "suite"} <= set(directives)
+        pin = Pin(directives["catalogue"], directives["suite"], digests) if pinned else None
+        return cls(str(path), patterns, pin, notes)
 
     def pin_warnings(self, now: Pin) -> list[str]:
-        """Warnings when the file was pinned to another catalogue or suite version."""
-        if self.pin is None:
+        """Warnings when the file was pinned to another catalogue or suite version: what
+        changed since, one line each (empty when nothing did)."""
+        pin = self.pin
+        if pin is None:
             return [f"{self.path} is not pinned to a catalogue: write it with `conformance "
                     "failures report.json`, or re-pin it with --update-known-failures"]
-        changes = self.pin.changes(now)
-        if not changes:
+        if (pin.catalogue, pin.suite) == (now.catalogue, now.suite):
             return []
-        return [f"{self.path}: {changes[0]}; review the list, then re-pin it with "
-                "--update-known-failures", *(f"{self.path}: {c}" for c in changes[1:])]
+        out = [f"{self.path}: written against catalogue {pin.catalogue[:19]}… and suite "
+               f"{pin.suite}; this run uses catalogue {now.catalogue[:19]}… and suite "
+               f"{now.suite}; review the list, then re-pin it with --update-known-failures"]
+        gone = sorted(i for i in pin.digests if i not in now.digests)
+        changed = sorted(i for i, d in pin.digests.items()
+                         if i in now.digests and now.digests[i] != d)
+        if changed:
+            out.append(f"{self.path}: listed items whose rules changed: {_some(changed)}")
+        if gone:
+            out.append(f"{self.path}: listed items gone from the catalogue (renamed or "
+                       f"removed): {_some(gone)}")
+        if pin.digests and not (changed or gone):
+            n = len(pin.digests)
+            out.append(f"{self.path}: the {n} pinned entr{'y is' if n == 1 else 'ies are'} "
+                       "unchanged (same ids, same rules)")
+        return out
 
     def rewrite(self, now: Pin, ids: list[str]) -> list[str]:
         """Re-pin the file to ``now``, keeping its patterns that still match an item
         (and their comments); an exact id gets its item's digest again.
 
         Returns the patterns dropped because they match nothing any more."""
-        kept = [p for p in self.patterns if any(fnmatch.fnmatchcase(i, p) for i in ids)]
+        kept = [p for p in self.patterns if _matches_any(p, ids)]
         dropped = [p for p in self.patterns if p not in kept]
         entries = [entry_line(p, now.digests.get(p, ""), self.notes.get(p, "")) for p in kept]
         text = "\n".join([HEADER, *now.lines(), *entries]) + "\n"
@@ -148,28 +136,19 @@ class KnownFailures:
     def matches(self, item_id: str) -> bool:
         return any(fnmatch.fnmatchcase(item_id, p) for p in self.patterns)
 
-    def apply(self, result: Result) -> str | None:
-        """Mark ``result``; return a problem message for an unexpected pass."""
-        if not self.matches(result.id):
-            return None
-        if result.status in ("fail", "error", "pass"):
-            # on a pass this marks an *unexpected* pass (strict, like pytest's xfail)
-            result.expected_failure = True
-        if result.status == "pass":
-            return (f"{result.id} is listed in {self.path} as a known failure but passed: "
-                    "remove it from the list")
-        return None
-
     def review(self, results: list[Result], ids: list[str]) -> list[dict[str, str]]:
-        """Mark every result; return report problems (unexpected passes, stale lines)."""
-        messages = [m for m in map(self.apply, results) if m] + self.unused(ids)
+        """Mark every listed result; return report problems: an unexpected pass (marked
+        too, and failing the run: strict, like pytest's xfail), a line matching no id."""
+        messages = []
+        for result in results:
+            if self.matches(result.id) and result.status in ("fail", "error", "pass"):
+                result.expected_failure = True
+                if result.status == "pass":
+                    messages.append(f"{result.id} is listed in {self.path} as a known failure "
+                                    "but passed: remove it from the list")
+        messages += [f"{self.path}:{line}: {pattern!r} matches no case or property id"
+                     for pattern, line in self.patterns.items() if not _matches_any(pattern, ids)]
         return [{"kind": "known-failures", "message": m} for m in messages]
-
-    def unused(self, ids: list[str]) -> list[str]:
-        """Warnings for patterns that match no case or property id."""
-        return [f"{self.path}:{line}: {pattern!r} matches no case or property id"
-                for pattern, line in self.patterns.items()
-                if not any(fnmatch.fnmatchcase(i, pattern) for i in ids)]
 
 
 HEADER = "# known failures: pass this file to --known-failures FILE"

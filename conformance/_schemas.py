@@ -14,7 +14,6 @@ tests/harness/test_schemas.py holds them to the same verdicts.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -37,45 +36,38 @@ def load(*parts: str) -> dict[str, Any]:
     """The schema at ``conformance/<parts...>``, or at the absolute path that is the only
     part (a ruleset pack's vocabulary, wherever its distribution put it);
     FileNotFoundError if absent."""
-    schema: dict[str, Any]
-    if len(parts) == 1 and os.path.isabs(parts[0]):
-        schema = json.loads(Path(parts[0]).read_text("utf-8"))
-        return schema
-    schema = json.loads(resources.files("conformance").joinpath(*parts).read_text("utf-8"))
+    absolute = len(parts) == 1 and os.path.isabs(parts[0])
+    file = Path(parts[0]) if absolute else resources.files("conformance").joinpath(*parts)
+    schema: dict[str, Any] = json.loads(file.read_text("utf-8"))
     return schema
+
+
+def shipped(folder: str) -> list[tuple[str, ...]]:
+    """The parts of every JSON file under ``conformance/<folder>/``, at any depth, sorted."""
+    here = Path(__file__).parent
+    return sorted(path.relative_to(here).parts for path in (here / folder).rglob("*.json"))
 
 
 @cache
 def _by_id() -> dict[str, dict[str, Any]]:
     """Every schema under ``conformance/schemas/`` by its ``$id``, for ``$ref`` across files."""
-    found: dict[str, dict[str, Any]] = {}
-    folder = resources.files("conformance").joinpath("schemas")
-    pending: list[tuple[Any, tuple[str, ...]]] = [(folder, ("schemas",))]
-    while pending:
-        here, parts = pending.pop()
-        for entry in here.iterdir():
-            if entry.is_dir():
-                pending.append((entry, (*parts, entry.name)))
-            elif entry.name.endswith(".json"):
-                schema = load(*parts, entry.name)
-                found[schema["$id"]] = schema
-    return found
-
-
-# What every check's schema may reference: walked and hashed once per process.
-@cache
-def _library_digest() -> str:
-    return hashlib.sha256(json.dumps(sorted(_by_id().items())).encode()).hexdigest()
+    schemas = [load(*parts) for parts in shipped("schemas")]
+    return {schema["$id"]: schema for schema in schemas}
 
 
 @cache
-def _library_fast() -> bool:
-    return all(_compiled.fast_enough(schema) for schema in _by_id().values())
+def _library() -> tuple[str, bool]:
+    """What every check's schema may reference, walked once per process: its digest,
+    and whether compiled code means what jsonschema does there (`_compilable`)."""
+    schemas = _by_id()
+    return (hashlib.sha256(json.dumps(sorted(schemas.items())).encode()).hexdigest(),
+            all(_compilable(schema) for schema in schemas.values()))
 
 
-@cache
-def _library_confusable() -> bool:
-    return any(_compiled.confusable(schema) for schema in _by_id().values())
+def _compilable(schema: dict[str, Any]) -> bool:
+    """Whether every keyword is one we compile and no enum or const is
+    `_compiled.confusable`; any other schema is jsonschema's alone (slower, never wrong)."""
+    return _compiled.fast_enough(schema) and not _compiled.confusable(schema)
 
 
 #: What an entry's schema keeps of its file: identity and definitions, not the
@@ -90,57 +82,26 @@ def _rooted(schema: dict[str, Any], entry: str | None) -> dict[str, Any]:
     return {**{k: schema[k] for k in _FILE_KEYS if k in schema}, "$ref": f"#/$defs/{entry}"}
 
 
-@dataclasses.dataclass(frozen=True)
-class _Prepared:
-    """One schema file as the compiler gets it, and what was learnt walking it once."""
-
-    form: dict[str, Any]     # `_for_compiler` of the file
-    digest: str              # of the file's content, for the cache key
-    fast: bool               # every keyword is one we compile
-    confusable: bool         # see `_confusable`
-
-
-@cache
-def _prepared(*parts: str) -> _Prepared:
-    schema = load(*parts)
-    return _Prepared(
-        form=_compiled.for_compiler(schema),
-        digest=hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest(),
-        fast=_compiled.fast_enough(schema) and _library_fast(),
-        confusable=_compiled.confusable(schema) or _library_confusable())
-
-
 @cache
 def check(*parts: str, entry: str | None = None) -> Check:
     """A compiled check for that schema (or its ``$defs/<entry>``): True when valid."""
-    prepared = _prepared(*parts)
-    if not prepared.fast:
-        full = validator(*parts, entry=entry)
-        return full.is_valid
+    schema = load(*parts)
+    library_digest, library_compilable = _library()
+    if not (library_compilable and _compilable(schema)):
+        return validator(*parts, entry=entry).is_valid
     import fastjsonschema
 
-    form = prepared.form if entry is None else _compiled.rewrite(_rooted(prepared.form, entry))
-    compiled = _compiled.compile_check(form, f"{prepared.digest} {entry}", _by_id(),
-                                       _library_digest())
+    form = _compiled.for_compiler(_rooted(schema, entry))
+    compiled = _compiled.compile_check(form, f"{parts} {entry}", _by_id(), library_digest)
     invalid = fastjsonschema.JsonSchemaException
-    # The compiled code compares enum and const with ==, where True == 1;
-    # jsonschema does not.  `_compiled.for_compiler` guards plain values; where a
-    # schema has a rarer shape, a bool in the input is the full validator's call.
-    recheck = _lazy_full(parts, entry) if prepared.confusable else None
 
     def is_valid(value: Any) -> bool:
         try:
             compiled(value)
         except invalid:
             return False
-        return recheck is None or not _compiled.has_bool(value) or recheck(value)
+        return True
 
-    return is_valid
-
-
-def _lazy_full(parts: tuple[str, ...], entry: str | None) -> Check:
-    def is_valid(value: Any) -> bool:
-        return validator(*parts, entry=entry).is_valid(value)
     return is_valid
 
 

@@ -39,15 +39,6 @@ class Lines:
         return best
 
 
-def parse(text: str) -> tuple[Any, Lines]:
-    """The data of one YAML document and its line table.
-
-    Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
-    with the pure-Python loader's marks.
-    """
-    return _parse(text)
-
-
 class _PlainLoader(yaml.SafeLoader):
     """The pure-Python safe loader, refusing aliases where they are."""
 
@@ -62,37 +53,35 @@ class _PlainLoader(yaml.SafeLoader):
 _FastLoader: Any = getattr(yaml, "CSafeLoader", None)
 
 
-def _parse(text: str) -> tuple[Any, Lines]:
+def parse(text: str) -> tuple[Any, Lines]:
+    """The data of one YAML document and its line table.
+
+    Raises what PyYAML raises for bad YAML (and `AliasError`, RecursionError)
+    with the pure-Python loader's marks.
+    """
     if _FastLoader is not None:
-        loader = _FastLoader(text)
         try:
-            node = loader.get_single_node()
-            # libyaml hands an alias back as the anchored node itself: a node met
-            # twice; the Python loader then names the alias's own line
-            lines = _lines(node)
-            if lines is not None:
-                data = loader.construct_document(node) if node is not None else None
-                return data, lines
+            return parse_with(_FastLoader, text)
         except (yaml.YAMLError, RecursionError):
             pass  # explained below, by the loader whose messages the docs show
-        finally:
-            loader.dispose()
     return parse_with(_PlainLoader, text)
 
 
 def parse_with(loader_class: Any, text: str) -> tuple[Any, Lines]:
-    """Parse with one loader class, aliases refused only if it refuses them."""
+    """Parse with one loader class: `AliasError` for a node met twice, before it is
+    built (libyaml hands an alias back as the anchored node itself)."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
+        lines = _lines(node)
         data = loader.construct_document(node) if node is not None else None
     finally:
         loader.dispose()
-    return data, _lines(node) or Lines({})
+    return data, lines
 
 
-def _lines(root: yaml.Node | None) -> Lines | None:
-    """The line table of a node tree; None if a node is reachable twice (an alias).
+def _lines(root: yaml.Node | None) -> Lines:
+    """The line table of a node tree; `AliasError` if a node is reachable twice.
 
     A mapping entry's line is its key's, a list item's its own; the first of
     two equal keys wins, as when the tree itself was searched.
@@ -106,26 +95,24 @@ def _lines(root: yaml.Node | None) -> Lines | None:
     table[()] = root.start_mark.line + 1
     while pending:
         node, path = pending.pop()
-        if id(node) in seen:
-            return None
-        seen.add(id(node))
+        # each child, the node whose line it is known by (a key, or the item) and its name
+        children: list[tuple[yaml.Node, yaml.Node, Any]] = []
         if isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                at = None if path is None else (*path, i)
-                if at is not None:
-                    table[at] = item.start_mark.line + 1
-                pending.append((item, at))
+            children = [(item, item, i) for i, item in enumerate(node.value)]
         elif isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if id(key) in seen:
-                    return None
-                seen.add(id(key))
-                at = None
-                if path is not None and isinstance(key, yaml.ScalarNode):
-                    at = (*path, key.value)
-                    if at in table:
-                        at = None
-                    else:
-                        table[at] = key.start_mark.line + 1
-                pending.append((value, at))
+            children = [(value, key, key.value if isinstance(key, yaml.ScalarNode) else None)
+                        for key, value in node.value]
+        # the node and its keys, each met once: a node met twice is libyaml's alias
+        for met in (node, *(key for child, key, _ in children if key is not child)):
+            if id(met) in seen:
+                raise AliasError(None, None, "aliases (*name) are not allowed", met.start_mark)
+            seen.add(id(met))
+        for child, key, name in children:
+            at = None if path is None or name is None else (*path, name)
+            if at in table:
+                at = None   # the first of two equal keys wins
+            elif at is not None:
+                table[at] = key.start_mark.line + 1
+            pending.append((child, at))
     return Lines(table)
+
