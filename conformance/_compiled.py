@@ -30,6 +30,7 @@ FAST_KEYWORDS = frozenset({
     "minItems", "maxItems", "uniqueItems", "contains", "minLength", "maxLength", "pattern",
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
     "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+    "version",   # an annotation: a vocabulary's version (conformance/vocabulary.py)
 })
 #: Keywords whose value is a map of names to subschemas (not schemas themselves).
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs"})
