@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import fnmatch
 import functools
+import math
 import os
 import shlex
 import threading
@@ -127,21 +128,18 @@ def property_seed(run_seed: int, property_id: str) -> int:
     return zlib.crc32(f"{run_seed}:{property_id}".encode())
 
 
-@functools.cache
-def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
-    """What a rerun command holds before and after the item id (the same for every item)."""
-    head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
-    if cases_root is None or _is_default_root(cases_root, cwd):
-        return head, ""
-    return head, " " + shlex.join(["--cases", cases_root])
-
-
 # Resolving paths walks the file system: do it once per folder, not once per
 # result (three resolve() calls per result were a quarter of a case's cost).
 @functools.cache
-def _is_default_root(cases_root: str, cwd: str) -> bool:
+def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
+    """What a rerun command holds before and after the item id (the same for every item):
+    ``--cases`` only when the folder is not the one found by default."""
+    head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
     here = default_root()
-    return here is not None and Path(cwd, cases_root).resolve() == here.resolve()
+    if cases_root is None or (here is not None
+                              and Path(cwd, cases_root).resolve() == here.resolve()):
+        return head, ""
+    return head, " " + shlex.join(["--cases", cases_root])
 
 
 @functools.cache
@@ -201,6 +199,10 @@ class Runner:
             found = [p for rs in self.catalogue.rulesets for p in properties_for(rs)]
         return [p for p in found if self.selection.wants(p.id, p.ruleset, p.rules)]
 
+    def items(self) -> list[Case | Property]:
+        """What `results` runs, in report order: the cases, then the properties."""
+        return [*self.cases(), *self.properties()]
+
     # -- running -----------------------------------------------------------------
     def handshake(self) -> dict[str, Any]:
         """Ask the engine who it is; a failing handshake is recorded, not raised."""
@@ -215,20 +217,20 @@ class Runner:
             self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
         return self.engine_info
 
-    def results(self) -> Iterator[Result]:
+    def results(self, skip: Callable[[Case | Property], bool] | None = None,
+                ) -> Iterator[Result]:
+        """Every item's result, in order, within the profile's run timeout; ``skip``
+        leaves out the items it is true for (asked just before each would run)."""
         if not self.engine_info:
             self.handshake()
         deadline = time.monotonic() + self.profile.run_timeout
         for item in self.items():
             check_stop()
-            yield self.run_item(item, deadline)
+            if skip is None or not skip(item):
+                yield self.run_item(item, deadline)
         check_stop()  # an interrupt the engine turned into a crash is still an interrupt
 
-    def items(self) -> list[Case | Property]:
-        """What `results` runs, in report order: the cases, then the properties."""
-        return [*self.cases(), *self.properties()]
-
-    def run_item(self, item: Case | Property, deadline: float) -> Result:
+    def run_item(self, item: Case | Property, deadline: float = math.inf) -> Result:
         """One case or property, unless the run's time (``deadline``, monotonic) is up
         or the engine is hung (`HUNG_AFTER` timeouts in a row: waiting out the rest
         one timeout each would take the whole run)."""
@@ -249,9 +251,6 @@ class Runner:
         self._timeouts = self._timeouts + 1 if timed_out else 0
         return result
 
-    def _claims(self, ruleset: str) -> bool:
-        return ruleset in self.engine_info.get("rulesets", [])
-
     def _result(self, item: Case | Property, **fields: Any) -> Result:
         kind: Literal["case", "property"] = "case" if isinstance(item, Case) else "property"
         fields.setdefault("location", _location(item, self._cwd))
@@ -267,21 +266,31 @@ class Runner:
     def not_run(self, item: Case | Property, message: str) -> Result:
         return self._result(item, status="error", message=message)
 
-    def _unstarted(self, item: Case | Property) -> Result | None:
-        """The error every item gets when the handshake failed; None when it did not."""
-        if not self.handshake_error:
-            return None
-        return self.not_run(item, f"not run: the engine could not start: "
-                                   f"{self.handshake_error}")
+    def _refused(self, item: Case | Property) -> Result | None:
+        """The result of an item that cannot be played: the handshake failed, the
+        engine does not claim its ruleset, or it needs newer vocabulary; else None."""
+        if self.handshake_error:
+            return self.not_run(item, f"not run: the engine could not start: "
+                                       f"{self.handshake_error}")
+        if item.ruleset not in self.engine_info.get("rulesets", []):
+            return self._result(item, status="skip",
+                                message=f"engine does not claim ruleset {item.ruleset!r}")
+        if why := vocabulary.gate(item, self.engine_info):
+            return self._result(item, status="skip", message=why)
+        return None
+
+    def _stopped(self, item: Case | Property, exc: Unsupported | EngineFault,
+                 **fields: Any) -> Result:
+        """An item the engine stopped: a skip when unsupported, else an error."""
+        if isinstance(exc, Unsupported):
+            return self._result(item, status="skip", message=f"unsupported: {exc.reason}",
+                                skip_kind=exc.kind, **fields)
+        return self._result(item, status="error", message=exc.describe(),
+                            stderr=exc.stderr[-STDERR_KEEP:], **fields)
 
     def run_case(self, case: Case) -> Result:
-        if (unstarted := self._unstarted(case)) is not None:
-            return unstarted
-        if not self._claims(case.ruleset):
-            return self._result(case, status="skip",
-                                message=f"engine does not claim ruleset {case.ruleset!r}")
-        if why := vocabulary.gate(case, self.engine_info):   # it needs newer vocabulary
-            return self._result(case, status="skip", message=why)
+        if (refused := self._refused(case)) is not None:
+            return refused
         began = time.perf_counter()
         # the state is asked for only after the steps that assert something about it
         steps = [(step["do"], needs_state(step.get("expect", {}))) for step in case.steps]
@@ -302,39 +311,32 @@ class Runner:
             if found and first_failed is None:
                 first_failed = step_no
             mismatches += found
+        took = time.perf_counter() - began
         if first_failed is not None:
             return self._result(case, status="fail", step=first_failed, mismatches=mismatches,
-                                message=_first_line(mismatches),
-                                duration=time.perf_counter() - began,
+                                message=_first_line(mismatches), duration=took,
                                 location=_location(case, self._cwd, first_failed))
-        if isinstance(stopped, Unsupported):
-            return self._result(case, status="skip", step=stopped.step,
-                                message=f"unsupported: {stopped.reason}", skip_kind=stopped.kind,
-                                duration=time.perf_counter() - began)
         if stopped is not None:
-            return self._broke(case, stopped, began, stopped.step)
-        return self._result(case, status="pass", duration=time.perf_counter() - began)
-
-    def _broke(self, case: Case, exc: EngineFault, began: float, step_no: int | None) -> Result:
-        return self._result(case, status="error", step=step_no,
-                            message=exc.describe(),
-                            stderr=exc.stderr[-STDERR_KEEP:],
-                            duration=time.perf_counter() - began)
+            return self._stopped(case, stopped, step=stopped.step, duration=took)
+        return self._result(case, status="pass", duration=took)
 
     def run_property(self, prop: Property) -> Result:
-        if (unstarted := self._unstarted(prop)) is not None:
-            return unstarted
-        if not self._claims(prop.ruleset):
-            return self._result(prop, status="skip",
-                                message=f"engine does not claim ruleset {prop.ruleset!r}")
-        if why := vocabulary.gate(prop, self.engine_info):   # it needs a newer meaning
-            return self._result(prop, status="skip", message=why)
+        if (refused := self._refused(prop)) is not None:
+            return refused
         began = time.perf_counter()
         play = Play(self.engine, prop.ruleset, self.reference)
         # only scenarios in the vocabulary version the engine speaks
         within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset))
-        if prop.exhaustive is not None:
-            return self._run_exhaustive(prop, play, began, within)
+        try:
+            if prop.exhaustive is not None:
+                return self._run_exhaustive(prop, play, began, within)
+            return self._run_sampled(prop, play, began, within)
+        finally:
+            play.close()
+
+    def _run_sampled(self, prop: Property, play: Play, began: float,
+                     within: vocabulary.Within) -> Result:
+        """Hypothesis' sample of scenarios, seeded per property, shrunk on a violation."""
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
         unsupported: list[str] = []
@@ -376,11 +378,7 @@ class Runner:
             return done(status="skip", message=f"unsupported: {exc.reason}")
         except Violation:
             scenario, violation = failing[-1]
-            self._transcribe(prop, play, scenario)
-            return done(
-                status="fail", message=violation.message, mismatches=violation.mismatches,
-                counterexample=counterexample_yaml(prop, scenario, violation,
-                                                   self.catalogue.rules.get(prop.rules[0])))
+            return done(**self._violated(prop, play, scenario, violation, violation.message))
         except Unsatisfiable:
             if within.refused and not unsupported:   # every scenario needed newer words
                 return done(status="skip", message=within.refused)
@@ -393,8 +391,6 @@ class Runner:
                             stderr=fault.stderr[-STDERR_KEEP:])
             return done(status="error",
                         message=f"property could not run: {type(exc).__name__}: {exc}")
-        finally:
-            play.close()
         supported, generated = tally["supported"], tally["generated"]
         if supported < min(self.profile.min_supported, generated) or (
                 unsupported and supported < self.profile.min_supported):
@@ -422,42 +418,34 @@ class Runner:
                 try:
                     prop.check(play, scenario)
                 except Violation as violation:
-                    self._transcribe(prop, play, scenario)
-                    return self._result(
-                        prop, status="fail",
-                        message=f"{label}: {violation.message} (scenario {count} of the "
-                                "exhaustive walk)",
-                        mismatches=violation.mismatches,
-                        counterexample=counterexample_yaml(
-                            prop, scenario, violation, self.catalogue.rules.get(prop.rules[0])),
-                        duration=time.perf_counter() - began, **within.fields())
-        except Unsupported as exc:
-            return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
-                                skip_kind=exc.kind, duration=time.perf_counter() - began)
-        except EngineFault as exc:
-            return self._result(prop, status="error",
-                                message=exc.describe(),
-                                stderr=exc.stderr[-STDERR_KEEP:],
-                                duration=time.perf_counter() - began)
-        finally:
-            play.close()
+                    message = (f"{label}: {violation.message} (scenario {count} of the "
+                               "exhaustive walk)")
+                    return self._result(prop, duration=time.perf_counter() - began,
+                                        **self._violated(prop, play, scenario, violation,
+                                                         message), **within.fields())
+        except (Unsupported, EngineFault) as exc:
+            return self._stopped(prop, exc, duration=time.perf_counter() - began)
         return self._result(prop, status="pass", duration=time.perf_counter() - began,
                             message=f"exhaustive: all {count} scenarios checked",
                             examples={"generated": count, "supported": count,
                                       "actions": play.actions}, **within.fields())
 
+    def _violated(self, prop: Property, play: Play, scenario: dict[str, Any],
+                  violation: Violation, message: str) -> dict[str, Any]:
+        """A failed property's fields: the violation and its counterexample case.
 
-    def _transcribe(self, prop: Property, play: Play, scenario: dict[str, Any]) -> None:
-        """With transcripts on, play a failing property's counterexample once more, alone,
-        so its transcript is that one scenario rather than every example tried."""
+        With transcripts on, the counterexample is played once more, alone, so its
+        transcript is that one scenario rather than every example tried."""
         log = self.engine.transcript if self.transcripts is not None else None
-        if log is None:
-            return
-        log.restart()
-        actions = play.actions   # the report counts the examples' actions, not this replay's
-        with contextlib.suppress(Violation, Unsupported, EngineFault):
-            prop.check(play, scenario)
-        play.actions = actions
+        if log is not None:
+            log.restart()
+            actions = play.actions   # the report counts the examples' actions, not this
+            with contextlib.suppress(Violation, Unsupported, EngineFault):
+                prop.check(play, scenario)
+            play.actions = actions
+        rule = self.catalogue.rules.get(prop.rules[0])
+        return {"status": "fail", "message": message, "mismatches": violation.mismatches,
+                "counterexample": counterexample_yaml(prop, scenario, violation, rule)}
 
 
 def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:
