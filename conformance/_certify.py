@@ -116,7 +116,12 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     complete = True
     try:
         runner.handshake()
-        for result in _main_run(runner, config):
+        stream: Iterator[Result] = runner.results()
+        if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
+            from conformance._parallel import parallel_results
+
+            stream = parallel_results(runner, lambda: _connect(config), config.jobs)
+        for result in stream:
             results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -169,16 +174,6 @@ def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[di
                         f"{'; ' + did_you_mean(name, known) if did_you_mean(name, known) else ''}"
                         "); that claim is ignored"}
             for name in engine_info.get("rulesets", []) if name not in known]
-
-
-def _main_run(runner: Runner, config: RunConfig) -> Iterator[Result]:
-    """The results of the selected items, in ``config.jobs`` processes when more than one."""
-    if config.jobs <= 1 or len(runner.items()) <= 1 or runner.handshake_error:
-        yield from runner.results()
-        return
-    from conformance._parallel import parallel_results
-
-    yield from parallel_results(runner, lambda: _connect(config), config.jobs)
 
 
 def _connect(config: RunConfig) -> Connection:

@@ -18,6 +18,7 @@ reference engine) are reported as xfail with the difference, never as failures.
 from __future__ import annotations
 
 import datetime
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,50 +33,37 @@ if TYPE_CHECKING:
     from conformance._results import Result
     from conformance._runner import Runner
 
-OPT_ENGINE = "--engine"
-OPT_CASES = "--conformance-cases"
-OPT_PROFILE = "--conformance-profile"
-OPT_RULESET = "--conformance-ruleset"
-OPT_KNOWN = "--conformance-known-failures"
-OPT_REPORT = "--conformance-report"
-OPT_STRICT = "--conformance-strict-readings"
-OPT_ALLOW = "--conformance-allow-no-verdict"
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "card-game rules conformance")
-    group.addoption(OPT_ENGINE, default=None, metavar="SPEC",
+    group.addoption("--engine", metavar="SPEC",
                     help="certify this engine: reference | python:pkg.mod:factory | cmd:<command>")
-    group.addoption(OPT_CASES, default=None, metavar="DIR", help="catalogue folder")
-    group.addoption(OPT_PROFILE, default=None, metavar="NAME",
+    group.addoption("--conformance-cases", metavar="DIR", help="catalogue folder")
+    group.addoption("--conformance-profile", metavar="NAME",
                     help="quick | ci | certify | deep (default: ci when CI is set)")
-    group.addoption(OPT_RULESET, action="append", default=None, metavar="NAME",
+    group.addoption("--conformance-ruleset", action="append", metavar="NAME",
                     help="only this ruleset (repeatable)")
-    group.addoption(OPT_KNOWN, default=None, metavar="FILE",
+    group.addoption("--conformance-known-failures", metavar="FILE",
                     help="ids expected to fail: run as strict xfail")
-    group.addoption(OPT_REPORT, default=None, metavar="DIR",
+    group.addoption("--conformance-report", metavar="DIR",
                     help="also write report.json, report.md, junit.xml, report.html and "
                          "badge.json for the conformance items that ran")
-    group.addoption(OPT_STRICT, action="store_true", default=False,
+    group.addoption("--conformance-strict-readings", action="store_true", default=False,
                     help="items relying on the catalogue's readings count as failures too")
-    group.addoption(OPT_ALLOW, action="store_true", default=False,
+    group.addoption("--conformance-allow-no-verdict", action="store_true", default=False,
                     help="do not exit 5 when no conformance item passed or failed")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption(OPT_ENGINE):
-        _import_from_invocation_dir(config)
-        config.pluginmanager.register(_Conformance(config), "conformance-session")
-
-
-def _import_from_invocation_dir(config: pytest.Config) -> None:
-    """`python:` specs name modules in the folder pytest was started from, as the
-    CLI finds them: the ``pytest`` script does not put that folder on sys.path."""
-    import sys
-
+    spec = config.getoption("--engine")
+    if not spec:
+        return
+    # `python:` specs name modules in the folder pytest was started from, as the CLI
+    # finds them: the ``pytest`` script does not put that folder on sys.path
     here = str(config.invocation_params.dir)
-    if str(config.getoption(OPT_ENGINE)).startswith("python:") and here not in sys.path:
+    if spec.startswith("python:") and here not in sys.path:
         sys.path.insert(0, here)
+    config.pluginmanager.register(_Conformance(config), "conformance-session")
 
 
 class _Conformance:
@@ -96,7 +84,8 @@ class _Conformance:
         from conformance._knownfail import KnownFailures
         from conformance._suite import Suite
 
-        cases, rulesets = config.getoption(OPT_CASES), config.getoption(OPT_RULESET)
+        cases = config.getoption("--conformance-cases")
+        rulesets = config.getoption("--conformance-ruleset")
         try:  # an invalid catalogue, a stray ./cases folder: a usage error before anything
             self.suite = Suite.load(Path(cases) if cases else None, rulesets)
         except ConformanceError as exc:
@@ -104,14 +93,14 @@ class _Conformance:
         self.catalogue = self.suite.catalogue
         folders = [*self.catalogue.folders.values(), self.catalogue.root]
         self.catalogue_dirs = {os.path.abspath(f) for f in folders if f is not None}
-        self.run = RunConfig.of(config.getoption(OPT_ENGINE), rulesets=rulesets,
-                                profile=config.getoption(OPT_PROFILE),
-                                known_failures=config.getoption(OPT_KNOWN),
-                                strict_readings=config.getoption(OPT_STRICT),
-                                allow_no_verdict=config.getoption(OPT_ALLOW))
+        self.run = RunConfig.of(config.getoption("--engine"), rulesets=rulesets,
+                                profile=config.getoption("--conformance-profile"),
+                                known_failures=config.getoption("--conformance-known-failures"),
+                                strict_readings=config.getoption("--conformance-strict-readings"),
+                                allow_no_verdict=config.getoption("--conformance-allow-no-verdict"))
         known = self.run.known_failures
         self.known = KnownFailures.read(known) if known else None
-        self.report_dir = config.getoption(OPT_REPORT)
+        self.report_dir = config.getoption("--conformance-report")
         self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
         self.runner: Runner | None = None   # started with the collection
         self.results: list[Result] = []     # from this process or, under xdist, every worker
@@ -245,11 +234,10 @@ def spread(cases: list[Any], properties: list[Any]) -> list[Any]:
     """The run order under pytest-xdist: properties spread evenly over the first two
     thirds of the cases, the first item a property.
 
-    A property takes a hundred times as long as a case.  pytest-xdist hands each
-    worker runs of consecutive items, fewer at a time as the run nears its end;
-    with the properties last, those runs were a few long items, and one worker
-    could finish a second before the other.  Spread, every run holds its share
-    of them, and the last third, cases only, evens out what is left.
+    A property takes a hundred times as long as a case, and pytest-xdist hands
+    workers runs of consecutive items, fewer as the run nears its end: with the
+    properties last, one worker could finish a second before the other.  Spread,
+    every run holds its share, and the last third, cases only, evens out the rest.
     """
     if not properties:
         return list(cases)
@@ -280,8 +268,7 @@ class _ConformanceItem(pytest.Item):
         self.target = target
         self.state = state
         self.result: Result | None = None
-        for rule in target.rules:
-            self.user_properties.append(("rule", rule))
+        self.user_properties += [("rule", rule) for rule in target.rules]
 
     def runtest(self) -> None:
         from conformance._verdict import counts

@@ -1,16 +1,11 @@
 """The one runner: cases and properties against one engine, as a stream of results.
 
-The CLI and the pytest plugin are thin layers over `Runner`.  Whatever the
-engine does, the runner records a `Result` and goes on; it never raises out
-of `Runner.results` except for KeyboardInterrupt, and a caller that stops
-early still holds every result already yielded.  An engine that fails its
-handshake gets every item as an *error* carrying the handshake message: an
-engine that never ran must not look like one that skipped everything.
-
-A stop request (`request_stop`, set by the CLI's SIGINT/SIGTERM handler) is
-checked between items, so an interrupt that an engine swallowed (a subprocess
-killed by the same Ctrl-C looks like a crash, after which a property stops
-playing its examples) still stops the run.
+Whatever the engine does, the runner records a `Result` and goes on; only a
+KeyboardInterrupt leaves `Runner.results`.  An engine that fails its handshake
+gets every item as an *error*: one that never ran must not look like one that
+skipped everything.  A stop request (`request_stop`, from the CLI's SIGINT/SIGTERM
+handler) is checked between items, so an interrupt that an engine swallowed (a
+subprocess killed by the same Ctrl-C looks like a crash) still stops the run.
 """
 
 from __future__ import annotations
@@ -120,12 +115,6 @@ def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None
     root = None if cases_root is None else str(cases_root)
     head, tail = _rerun_around(engine_spec, root, cwd or os.getcwd())
     return f"{head} {shlex.quote(item_id)}{tail}" + (f" --seed {seed}" if seed else "")
-
-
-def property_seed(run_seed: int, property_id: str) -> int:
-    """Each property's own Hypothesis seed: from the run's seed and the property's id,
-    so editing one property's code changes no other property's examples."""
-    return zlib.crc32(f"{run_seed}:{property_id}".encode())
 
 
 # Resolving paths walks the file system: do it once per folder, not once per
@@ -342,7 +331,9 @@ class Runner:
         unsupported: list[str] = []
         tally = {"generated": 0, "supported": 0}
 
-        @hypothesis.seed(property_seed(self.profile.seed, prop.id))
+        # each property's own seed, from the run's and its id: editing one property's
+        # code changes no other property's examples
+        @hypothesis.seed(zlib.crc32(f"{self.profile.seed}:{prop.id}".encode()))
         @hypothesis.settings(
             max_examples=self.profile.max_examples, derandomize=False, database=None,
             deadline=None, print_blob=False, suppress_health_check=list(HealthCheck),
@@ -386,9 +377,8 @@ class Runner:
             return done(status="skip", message=f"unsupported: {reason}")
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
-                fault = faults[0]
-                return done(status="error", message=fault.describe(),
-                            stderr=fault.stderr[-STDERR_KEEP:])
+                return done(status="error", message=faults[0].describe(),
+                            stderr=faults[0].stderr[-STDERR_KEEP:])
             return done(status="error",
                         message=f"property could not run: {type(exc).__name__}: {exc}")
         supported, generated = tally["supported"], tally["generated"]
@@ -468,19 +458,14 @@ def counterexample_yaml(prop: Property, scenario: dict[str, Any], violation: Vio
                         rule: Rule | None = None) -> str:
     """The shrunk scenario as a catalogue case, ready to review and add.
 
-    Its source quotes the first rule the property checks; a reviewer keeps or
-    replaces that quote and checks the expectation against the seed.  When the
-    property derived no expectation (a reference comparison never does: the
-    reference engine's answer is not the seed's), the last step gets
+    Its source quotes the first rule the property checks, for a reviewer to keep
+    or replace.  Without a derived expectation (a reference comparison has none:
+    the reference engine's answer is not the seed's), the last step gets
     `PLACEHOLDER`, which fails validation until a person writes it.
     """
-    steps = []
     derived = {} if prop.compares_reference else violation.expect
-    for i, step in enumerate(scenario["steps"]):
-        entry = {"do": step["do"]}
-        if i in derived:
-            entry["expect"] = derived[i]
-        steps.append(entry)
+    steps = [{"do": step["do"], **({"expect": derived[i]} if i in derived else {})}
+             for i, step in enumerate(scenario["steps"])]
     if not derived and steps:
         steps[-1]["expect"] = dict(PLACEHOLDER)
     slug = prop.id.split("/", 1)[1].replace("/", "-")
