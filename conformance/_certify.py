@@ -78,16 +78,12 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             on_mutant: Callable[[dict[str, Any]], None] | None = None,
             suite: Suite | None = None,
             on_plan: Callable[[dict[str, int]], None] | None = None) -> dict[str, Any]:
-    """Run everything selected; return the report dict (partial if interrupted).
+    """Run everything selected on ``suite`` (loaded when not given); return the report.
 
-    ``on_plan`` gets the number of cases, properties and mutants to run.
-    ``on_start`` sees the catalogue before anything runs (to say which one is
-    used), ``on_result`` each result as it arrives and ``on_mutant`` each
-    mutant's row (progress output).  A KeyboardInterrupt (SIGINT, or SIGTERM
-    turned into one by the CLI) stops the run in any phase, mutation included;
-    the report then says ``complete: false`` and keeps everything recorded.
-    A ``suite`` already loaded is used as it is (mutation analysis runs many
-    engines on one).
+    Progress goes to ``on_plan`` (how many cases, properties and mutants),
+    ``on_start`` (the catalogue), ``on_result`` and ``on_mutant`` (each row).  A
+    KeyboardInterrupt (SIGINT, or SIGTERM turned into one by the CLI) stops any
+    phase; the report then says ``complete: false`` and keeps everything recorded.
     """
     from conformance._mutation import list_mutants, run_mutants
 

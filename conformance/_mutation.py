@@ -1,19 +1,14 @@
 """Mutation analysis: does the suite catch the engine with one rule broken?
 
-An engine may list *mutants* in its hello (the ``mutants`` capability,
-docs/protocol.md): itself with one rule broken, each naming the rule ids it
-breaks.  Each mutant is run through the same connection as the engine (its
-name carried in the hello request), against the items tagged with those
-rules.  A mutant is *killed* when such an item *fails* against it, *for* each
-of its rules a failing item is tagged with (a rule's row counts only those),
-and *caught by the certification* when a failing item has basis seed.  An
-engine error is not a kill (a crash is not a verdict on the rule), nor is a
-difference from the reference engine (a mutant of it differs by construction),
-so those items are not run.
-
-Once a mutant is caught by the certification and killed for every rule an item
-left to run could add, the rest of its items would change nothing but the list
-of killers: they are left out unless ``all_kills`` asks for that whole list.
+An engine may list *mutants* in its hello (docs/protocol.md), each naming the
+rule ids it breaks; each runs on the same connection (its name in the hello)
+against the items tagged with those rules.  A mutant is *killed* when such an
+item *fails*, *for* each of its rules the item is tagged with, and *caught by
+the certification* when that item has basis seed.  An error is not a kill (a
+crash is no verdict on the rule), nor is a difference from the reference
+engine (a mutant of it differs by construction): those items are not run.
+Once caught and killed for every rule the items left could add, the rest are
+left out too, unless ``all_kills`` asks for the whole list of killers.
 """
 
 from __future__ import annotations
@@ -54,13 +49,10 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 mutants: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
-    The catalogue is the one in ``suite``, loaded once.  With ``jobs`` > 1 the
-    mutants run in that many worker processes (forked, so each starts with the
-    suite already loaded).  Rows are added to ``into`` (``{"mutants": [...],
-    "score": ...}``) as they finish, so an interrupted run keeps the ones done;
-    an interrupt inside a mutant's run is raised again as KeyboardInterrupt
-    rather than moving on.  ``mutants`` is what `list_mutants` gave, when the
-    caller asked already (asking starts the engine).
+    With ``jobs`` > 1 in that many worker processes, forked with ``suite`` loaded.
+    Rows are added to ``into`` (``{"mutants": [...], "score": ...}``) as they
+    finish, so an interrupted run keeps the ones done.  ``mutants`` is what
+    `list_mutants` gave, when the caller asked already (asking starts the engine).
     """
     result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
                                                              "certified_score": 1.0}

@@ -1,18 +1,13 @@
 """pytest plugin: ``pytest --engine SPEC`` runs the catalogue as pytest items.
 
-Registered through the ``pytest11`` entry point.  It costs nothing unless
-``--engine`` is given: options are registered, everything else is imported
-lazily.  Each case and property becomes one item whose node id ends in its
-stable id; the items are run by the same `Runner` the CLI uses, on one engine
-for the whole session.
-
-The session's outcome follows the CLI's verdict (`conformance._verdict`): an
-engine that fails its handshake makes every item an error and the session
-exit 2, with the cause in the terminal summary; a session where no
-conformance item passed or failed exits 5 unless
-``--conformance-allow-no-verdict``; items that do not count (a differing
-reading without ``--conformance-strict-readings``, a difference from the
-reference engine) are reported as xfail with the difference, never as failures.
+Registered through the ``pytest11`` entry point, it costs nothing unless
+``--engine`` is given (everything else is imported lazily).  Each case and
+property is one item whose node id ends in its stable id, run by the CLI's
+`Runner` on one engine for the session.  The outcome follows the CLI's verdict:
+an engine that fails its handshake exits 2, a session where nothing passed or
+failed 5 (unless ``--conformance-allow-no-verdict``); items that do not count (a
+reading, without ``--conformance-strict-readings``; a difference from the
+reference engine) are xfail with the difference, never failures.
 """
 
 from __future__ import annotations
@@ -67,14 +62,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 class _Conformance:
-    """Session state, created only when --engine is given.
-
-    Every process of the session holds one: without pytest-xdist it runs the
-    items and builds the report; under ``-n N`` each worker runs its items on
-    its own engine and attaches each result to the test report it sends, and
-    the controller collects them (`pytest_runtest_logreport`) and builds the
-    one report, exit status and summary, exactly as a single process would.
-    """
+    """Session state, created only when --engine is given, in every process: under
+    ``-n N`` each worker runs its items on its own engine and attaches each result to
+    the test report it sends; the controller collects them (`pytest_runtest_logreport`)
+    and builds the report, exit status and summary, as a single process does."""
 
     def __init__(self, config: pytest.Config) -> None:
         import os

@@ -53,10 +53,8 @@ class Trace:
 
     def events(self, step: int | None = None) -> list[dict[str, Any]]:
         """Events of one step, or of all steps in order."""
-        if step is not None:
-            events: list[dict[str, Any]] = self.replies[step].get("events", [])
-            return events
-        return [e for r in self.replies for e in r.get("events", [])]
+        replies = self.replies if step is None else [self.replies[step]]
+        return [e for r in replies for e in r.get("events", [])]
 
     def find(self, step: int | None = None, **pattern: Any) -> list[dict[str, Any]]:
         return [e for e in self.events(step) if event_matches(pattern, e)]

@@ -34,12 +34,7 @@ from conformance._catalogue import Case, Catalogue, Rule, default_root
 from conformance._discovery import properties_for
 from conformance._engine import Connection, EngineFault, Unsupported
 from conformance._matching import match_step, needs_state
-from conformance._properties import (
-    NothingSupported,
-    Play,
-    Property,
-    Violation,
-)
+from conformance._properties import NothingSupported, Play, Property, Violation
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._transcript import Transcript, TranscriptSink
@@ -175,10 +170,8 @@ class Runner:
 
     # -- what will run -------------------------------------------------------------
     def cases(self) -> list[Case]:
-        if not self.selection.cases:
-            return []
         return [c for c in self.catalogue.cases
-                if self.selection.wants(c.id, c.ruleset, c.rules)]
+                if self.selection.cases and self.selection.wants(c.id, c.ruleset, c.rules)]
 
     def properties(self) -> list[Property]:
         if not self.selection.properties:
@@ -268,15 +261,6 @@ class Runner:
             return self._result(item, status="skip", message=why)
         return None
 
-    def _stopped(self, item: Case | Property, exc: Unsupported | EngineFault,
-                 **fields: Any) -> Result:
-        """An item the engine stopped: a skip when unsupported, else an error."""
-        if isinstance(exc, Unsupported):
-            return self._result(item, status="skip", message=f"unsupported: {exc.reason}",
-                                skip_kind=exc.kind, **fields)
-        return self._result(item, status="error", message=exc.describe(),
-                            stderr=exc.stderr[-STDERR_KEEP:], **fields)
-
     def run_case(self, case: Case) -> Result:
         if (refused := self._refused(case)) is not None:
             return refused
@@ -306,7 +290,7 @@ class Runner:
                                 message=_first_line(mismatches), duration=took,
                                 location=_location(case, self._cwd, first_failed))
         if stopped is not None:
-            return self._stopped(case, stopped, step=stopped.step, duration=took)
+            return self._result(case, **_stopped(stopped), step=stopped.step, duration=took)
         return self._result(case, status="pass", duration=took)
 
     def run_property(self, prop: Property) -> Result:
@@ -377,8 +361,7 @@ class Runner:
             return done(status="skip", message=f"unsupported: {reason}")
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
-                return done(status="error", message=faults[0].describe(),
-                            stderr=faults[0].stderr[-STDERR_KEEP:])
+                return done(**_stopped(faults[0]))
             return done(status="error",
                         message=f"property could not run: {type(exc).__name__}: {exc}")
         supported, generated = tally["supported"], tally["generated"]
@@ -414,7 +397,7 @@ class Runner:
                                         **self._violated(prop, play, scenario, violation,
                                                          message), **within.fields())
         except (Unsupported, EngineFault) as exc:
-            return self._stopped(prop, exc, duration=time.perf_counter() - began)
+            return self._result(prop, **_stopped(exc), duration=time.perf_counter() - began)
         return self._result(prop, status="pass", duration=time.perf_counter() - began,
                             message=f"exhaustive: all {count} scenarios checked",
                             examples={"generated": count, "supported": count,
@@ -446,6 +429,14 @@ def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:
         line = lines[step - 1] if step and step <= len(lines) and lines[step - 1] else item.line
         return f"{_shown_path(item.path, cwd)}:{line}"
     return f"{item.check.__module__}.{item.check.__qualname__}"
+
+
+def _stopped(exc: Unsupported | EngineFault) -> dict[str, Any]:
+    """The result fields of an item the engine stopped: a skip when unsupported, else
+    an error."""
+    if isinstance(exc, Unsupported):
+        return {"status": "skip", "message": f"unsupported: {exc.reason}", "skip_kind": exc.kind}
+    return {"status": "error", "message": exc.describe(), "stderr": exc.stderr[-STDERR_KEEP:]}
 
 
 def _first_line(mismatches: list[Mismatch]) -> str:
