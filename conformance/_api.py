@@ -1,9 +1,6 @@
-"""`conformance.certify`: one certification from Python, as ``conformance certify`` runs it.
-
-The CLI, the pytest plugin and mutation analysis all go through the same
-runner (`conformance._certify`); this is its front for a Python caller: an
-engine (a spec string, or an engine object in this process), the usual
-options as keywords, and a typed `Report` back.
+"""`conformance.certify`: one certification from Python, as ``conformance certify`` runs it
+(`conformance._certify`): an engine (a spec, or an engine object in this process), the
+CLI's options as keywords, and a typed `Report` back.
 """
 
 from __future__ import annotations

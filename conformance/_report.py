@@ -1,10 +1,8 @@
 """`Report`: a certification's report.json as a typed object, and its merge.
 
-The report dict is the source of truth (every format is rendered from it and
-report.json is its serialisation, checked against schemas/report.json); this
-type is how a Python caller reads it without knowing its keys: the verdict,
-the results as `Result` objects, the rule rows, the mutation score.  `merge`
-is the shards' union that ``conformance merge`` writes.
+The report dict is the source of truth (every format is rendered from it); this
+type is how a Python caller reads it without knowing its keys: the verdict, the
+results as `Result` objects, the rule rows, the mutation score.
 """
 
 from __future__ import annotations

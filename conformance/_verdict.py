@@ -61,12 +61,8 @@ def rule_status(kind: str, results: list[dict[str, Any]], strict: bool) -> str |
     that the engine follows the rule when it passes, but its failure is the
     reading's, not the rule's.
     """
-    statuses = []
-    for r in results:
-        if r["basis"] == "reference":
-            continue
-        if group(kind) != "seed" or counts(r["basis"], strict) or r["status"] in ("pass", "skip"):
-            statuses.append(r["status"])
+    statuses = [r["status"] for r in results if r["basis"] != "reference" and (
+        group(kind) != "seed" or counts(r["basis"], strict) or r["status"] in ("pass", "skip"))]
     return worst(statuses) if statuses else None
 
 
