@@ -230,8 +230,6 @@ def spread(cases: list[Any], properties: list[Any]) -> list[Any]:
     properties last, one worker could finish a second before the other.  Spread,
     every run holds its share, and the last third, cases only, evens out the rest.
     """
-    if not properties:
-        return list(cases)
     head = (2 * len(cases)) // 3
     out: list[Any] = []
     taken = 0

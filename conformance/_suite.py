@@ -41,8 +41,8 @@ class Suite:
         position = {item_id: i for i, item_id in enumerate(self.ids())}
         return sorted(results, key=lambda r: position[r.id])
 
-    def property_rules(self, selection: Selection | None = None) -> dict[str, list[str]]:
-        selection = selection or Selection()
+    def property_rules(self, selection: Selection) -> dict[str, list[str]]:
+        """Each selected ruleset's property ids and the rules they are tagged with."""
         return {p.id: list(p.rules) for p in self.properties
                 if not selection.rulesets or p.ruleset in selection.rulesets}
 
