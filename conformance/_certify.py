@@ -55,14 +55,14 @@ class RunConfig:
     engine: Any = None                    # an in-process engine object, instead of the spec's
 
     @classmethod
-    def of(cls, engine: Any, *, profile: str | Profile | None = None, seed: int | None = None,
+    def of(cls, engine: Any, *, profile: str | None = None, seed: int | None = None,
            rulesets: Sequence[str] | None = None, select: Sequence[str] = (),
            rules: Sequence[str] = (), properties: bool = True,
            cases: str | Path | None = None, **fields: Any) -> RunConfig:
         """The run that options in the CLI's words name: ``engine`` a spec or an engine
-        object, ``profile`` a name (default as the CLI's) or a profile; ``fields`` the
-        other fields, as they are."""
-        chosen = profile if isinstance(profile, Profile) else get_profile(profile)
+        object, ``profile`` a name (default as the CLI's); ``fields`` the other fields,
+        as they are."""
+        chosen = get_profile(profile)
         if seed is not None:
             chosen = dataclasses.replace(chosen, seed=seed)
         spec = engine if isinstance(engine, str) else f"python:{type(engine).__qualname__}"
