@@ -69,14 +69,14 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
         if on_mutant is not None:
             on_mutant(row)
 
-    global _WORKER_JOB
-    _WORKER_JOB = functools.partial(_run_mutant, suite=suite, profile=profile,
-                                    spec=engine_spec, options=engine_options or {},
-                                    all_kills=all_kills)
+    job = functools.partial(_run_mutant, suite=suite, profile=profile, spec=engine_spec,
+                            options=engine_options or {}, all_kills=all_kills)
     if jobs <= 1 or len(mutants) <= 1:
         for mutant in mutants:
-            record(_WORKER_JOB(mutant))
+            record(job(mutant))
         return result
+    global _WORKER_JOB
+    _WORKER_JOB = job
     context = multiprocessing.get_context("fork")
     with context.Pool(min(jobs, len(mutants)), initializer=leave_interrupts_to_parent) as pool:
         try:
