@@ -1,14 +1,10 @@
-"""`conformance.certify`: one certification from Python, as ``conformance certify`` runs it.
-
-The CLI, the pytest plugin and mutation analysis all go through the same
-runner (`conformance._certify`); this is its front for a Python caller: an
-engine (a spec string, or an engine object in this process), the usual
-options as keywords, and a typed `Report` back.
+"""`conformance.certify`: one certification from Python, as ``conformance certify`` runs it
+(`conformance._certify`): an engine (a spec, or an engine object in this process), the
+CLI's options as keywords, and a typed `Report` back.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,20 +32,11 @@ def certify(engine: Any, *, rulesets: Sequence[str] | None = None,
     """
     from conformance._certify import RunConfig
     from conformance._certify import certify as run
-    from conformance._runner import Selection
-    from conformance._settings import get_profile
 
-    chosen = get_profile(profile)
-    if seed is not None:
-        chosen = dataclasses.replace(chosen, seed=seed)
-    spec = engine if isinstance(engine, str) else f"python:{type(engine).__qualname__}"
-    config = RunConfig(
-        engine_spec=spec, engine=None if isinstance(engine, str) else engine, profile=chosen,
-        selection=Selection(rulesets=list(rulesets) if rulesets else None, select=list(select),
-                            rules=list(rules), properties=properties),
-        cases_root=Path(cases) if cases is not None else None, known_failures=known_failures,
-        timeout=timeout, strict_readings=strict_readings, mutation=mutation, jobs=jobs)
-    report = Report(run(config))
+    report = Report(run(RunConfig.of(
+        engine, profile=profile, seed=seed, rulesets=rulesets, select=select, rules=rules,
+        properties=properties, cases=cases, known_failures=known_failures, timeout=timeout,
+        strict_readings=strict_readings, mutation=mutation, jobs=jobs)))
     if out is not None:
         report.write(out)
     return report

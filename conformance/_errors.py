@@ -23,10 +23,7 @@ class CatalogueError(ConformanceError):
 
     def __init__(self, message: str, *, path: str = "", line: int | None = None,
                  hint: str = "") -> None:
-        self.message = message
-        self.path = path
-        self.line = line
-        self.hint = hint
+        self.message, self.path, self.line, self.hint = message, path, line, hint
         super().__init__(str(self))
 
     def __str__(self) -> str:

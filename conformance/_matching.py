@@ -71,23 +71,16 @@ def _match(expected: Any, observed: Any, path: str, out: list[Mismatch]) -> None
 
 def _same_elements(expected: Any, observed: Any) -> bool:
     """Each expected element matches a distinct observed one, none left over."""
-    if not isinstance(expected, list) or not isinstance(observed, list):
-        return False
-    if len(expected) != len(observed):
+    if not (isinstance(expected, list) and isinstance(observed, list)
+            and len(expected) == len(observed)):
         return False
     left = list(observed)
     for item in expected:
-        found = next((i for i, o in enumerate(left) if not _mismatches(item, o)), None)
+        found = next((i for i, o in enumerate(left) if event_matches(item, o)), None)
         if found is None:
             return False
         left.pop(found)
     return True
-
-
-def _mismatches(expected: Any, observed: Any) -> list[Mismatch]:
-    found: list[Mismatch] = []
-    _match(expected, observed, "", found)
-    return found
 
 
 def _scalar_equal(expected: Any, observed: Any) -> bool:
@@ -98,8 +91,9 @@ def _scalar_equal(expected: Any, observed: Any) -> bool:
     return equal
 
 
-def event_matches(pattern: dict[str, Any], event: dict[str, Any]) -> bool:
-    """Every key of the pattern is present in the event with a matching value."""
+def event_matches(pattern: Any, event: Any) -> bool:
+    """Whether ``event`` matches ``pattern`` as an expectation does: for an event, every
+    key of the pattern is present with a matching value."""
     found: list[Mismatch] = []
     _match(pattern, event, "", found)
     return not found
@@ -119,14 +113,12 @@ def _match_events(expect: dict[str, Any], events: list[dict[str, Any]], path: st
         if len(hits) != rule["n"]:
             out.append(Mismatch(f"{path}.count[{i}]",
                                 f"exactly {rule['n']} event(s) like {rule['match']}", hits))
-    order = expect.get("order", [])
-    if order:
-        position = 0
-        for i, pattern in enumerate(order):
-            while position < len(events) and not event_matches(pattern, events[position]):
-                position += 1
-            if position == len(events):
-                out.append(Mismatch(f"{path}.order[{i}]",
-                                    f"{pattern} after the previous pattern", events))
-                break
+    position = 0
+    for i, pattern in enumerate(expect.get("order", [])):
+        while position < len(events) and not event_matches(pattern, events[position]):
             position += 1
+        if position == len(events):
+            out.append(Mismatch(f"{path}.order[{i}]",
+                                f"{pattern} after the previous pattern", events))
+            break
+        position += 1

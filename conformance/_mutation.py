@@ -1,33 +1,30 @@
 """Mutation analysis: does the suite catch the engine with one rule broken?
 
-An engine may list *mutants* in its hello (the ``mutants`` capability,
-docs/protocol.md): itself with one rule broken, each naming the rule ids it
-breaks.  Each mutant is run through the same connection as the engine (its
-name carried in the hello request), against the items tagged with those
-rules.  A mutant is *killed* when such an item *fails* against it, *for* each
-of its rules a failing item is tagged with (a rule's row counts only those),
-and *caught by the certification* when a failing item has basis seed.  An
-engine error is not a kill (a crash is not a verdict on the rule), nor is a
-difference from the reference engine (a mutant of it differs by construction),
-so those items are not run.
-
-Once a mutant is caught by the certification and killed for every rule an item
-left to run could add, the rest of its items would change nothing but the list
-of killers: they are left out unless ``all_kills`` asks for that whole list.
+An engine may list *mutants* in its hello (docs/protocol.md), each naming the
+rule ids it breaks; each runs on the same connection (its name in the hello)
+against the items tagged with those rules.  A mutant is *killed* when such an
+item *fails*, *for* each of its rules the item is tagged with, and *caught by
+the certification* when that item has basis seed.  An error is not a kill (a
+crash is no verdict on the rule), nor is a difference from the reference
+engine (a mutant of it differs by construction): those items are not run.
+Once caught and killed for every rule the items left could add, the rest are
+left out too, unless ``all_kills`` asks for the whole list of killers.
 """
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from conformance._parallel import leave_interrupts_to_parent
-from conformance._runner import Selection, check_stop
+from conformance._runner import Runner, Selection
 from conformance._settings import Profile
 
 if TYPE_CHECKING:
+    from conformance._catalogue import Case
+    from conformance._properties import Property
     from conformance._suite import Suite
 
 
@@ -52,13 +49,10 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 mutants: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
-    The catalogue is the one in ``suite``, loaded once.  With ``jobs`` > 1 the
-    mutants run in that many worker processes (forked, so each starts with the
-    suite already loaded).  Rows are added to ``into`` (``{"mutants": [...],
-    "score": ...}``) as they finish, so an interrupted run keeps the ones done;
-    an interrupt inside a mutant's run is raised again as KeyboardInterrupt
-    rather than moving on.  ``mutants`` is what `list_mutants` gave, when the
-    caller asked already (asking starts the engine).
+    With ``jobs`` > 1 in that many worker processes, forked with ``suite`` loaded.
+    Rows are added to ``into`` (``{"mutants": [...], "score": ...}``) as they
+    finish, so an interrupted run keeps the ones done.  ``mutants`` is what
+    `list_mutants` gave, when the caller asked already (asking starts the engine).
     """
     result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
                                                              "certified_score": 1.0}
@@ -66,7 +60,6 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     if mutants is None:
         mutants = list_mutants(rulesets, engine_spec)
     order = {m["name"]: i for i, m in enumerate(mutants)}
-    job = _Job(suite, profile, engine_spec, engine_options or {}, all_kills)
 
     def record(row: dict[str, Any]) -> None:
         rows.append(row)
@@ -76,9 +69,11 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
         if on_mutant is not None:
             on_mutant(row)
 
+    job = functools.partial(_run_mutant, suite=suite, profile=profile, spec=engine_spec,
+                            options=engine_options or {}, all_kills=all_kills)
     if jobs <= 1 or len(mutants) <= 1:
         for mutant in mutants:
-            record(job.run(mutant))
+            record(job(mutant))
         return result
     global _WORKER_JOB
     _WORKER_JOB = job
@@ -93,61 +88,50 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     return result
 
 
-class _Job:
-    """What every mutant's run shares: the suite, the profile and how to connect."""
+def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
+                options: dict[str, Any], all_kills: bool) -> dict[str, Any]:
+    """The mutant's row: the items tagged with its rules, run until nothing is left
+    that could change the row (see the module docstring)."""
+    from conformance._loading import connect
 
-    def __init__(self, suite: Suite, profile: Profile, engine_spec: str,
-                 engine_options: dict[str, Any], all_kills: bool) -> None:
-        self.suite, self.profile, self.spec = suite, profile, engine_spec
-        self.options, self.all_kills = engine_options, all_kills
+    engine = connect(spec, mutant["name"], timeout=profile.timeout, **options)
+    runner = Runner(suite.catalogue, engine, spec, profile,
+                    Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
+                    properties=suite.properties)
+    rules = set(mutant["rules"])
+    killed_by: list[str] = []
+    killed_for: set[str] = set()
+    certified = False
 
-    def run(self, mutant: dict[str, Any]) -> dict[str, Any]:
-        """The mutant's row: the items tagged with its rules, run until nothing is left
-        that could change the row (see the module docstring)."""
-        from conformance._loading import connect
-        from conformance._runner import Runner
+    def pointless(item: Case | Property) -> bool:
+        # a difference from the reference engine is never a kill; once caught, an item
+        # that could add only a killer, not a rule killed for, is left out
+        return item.compares_reference or (
+            not all_kills and certified and not rules.intersection(item.rules) - killed_for)
 
-        engine = connect(self.spec, mutant["name"], timeout=self.profile.timeout,
-                         **self.options)
-        runner = Runner(self.suite.catalogue, engine, self.spec, self.profile,
-                        Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
-                        properties=self.suite.properties)
-        rules = set(mutant["rules"])
-        killed_by: list[str] = []
-        killed_for: set[str] = set()
-        certified = False
-        deadline = time.monotonic() + self.profile.run_timeout
-        try:
-            runner.handshake()
-            for item in runner.items():
-                check_stop()
-                if item.compares_reference:
-                    continue   # a difference from the reference engine is never a kill
-                if (not self.all_kills and certified
-                        and not rules.intersection(item.rules) - killed_for):
-                    continue   # it could add a killer, not a caught rule
-                result = runner.run_item(item, deadline)
-                if result.status == "fail":
-                    killed_by.append(result.id)
-                    killed_for |= rules.intersection(result.rules)
-                    certified = certified or result.basis == "seed"
-        finally:
-            engine.close()
-        row = {"name": mutant["name"], "ruleset": mutant["ruleset"],
-               "rules": mutant["rules"], "killed": bool(killed_by), "killed_by": killed_by,
-               "killed_for": [rule for rule in mutant["rules"] if rule in killed_for],
-               # caught by an item the certification rests on: an engine with this
-               # bug cannot certify `pass` (a reading's or context's kill cannot say so)
-               "certified": certified}
-        if runner.handshake_error:
-            row["error"] = f"the mutant could not start: {runner.handshake_error}"
-        return row
+    try:
+        for result in runner.results(skip=pointless):
+            if result.status == "fail":
+                killed_by.append(result.id)
+                killed_for |= rules.intersection(result.rules)
+                certified = certified or result.basis == "seed"
+    finally:
+        engine.close()
+    row = {"name": mutant["name"], "ruleset": mutant["ruleset"],
+           "rules": mutant["rules"], "killed": bool(killed_by), "killed_by": killed_by,
+           "killed_for": [rule for rule in mutant["rules"] if rule in killed_for],
+           # caught by an item the certification rests on: an engine with this
+           # bug cannot certify `pass` (a reading's or context's kill cannot say so)
+           "certified": certified}
+    if runner.handshake_error:
+        row["error"] = f"the mutant could not start: {runner.handshake_error}"
+    return row
 
 
-#: What forked workers inherit: the mutants' shared job.
-_WORKER_JOB: _Job | None = None
+#: What forked workers inherit: every mutant's run but the mutant.
+_WORKER_JOB: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 def _run_in_worker(mutant: dict[str, Any]) -> dict[str, Any]:
     assert _WORKER_JOB is not None
-    return _WORKER_JOB.run(mutant)
+    return _WORKER_JOB(mutant)

@@ -1,24 +1,21 @@
 """pytest plugin: ``pytest --engine SPEC`` runs the catalogue as pytest items.
 
-Registered through the ``pytest11`` entry point.  It costs nothing unless
-``--engine`` is given: options are registered, everything else is imported
-lazily.  Each case and property becomes one item whose node id ends in its
-stable id; the items are run by the same `Runner` the CLI uses, on one engine
-for the whole session.
-
-The session's outcome follows the CLI's verdict (`conformance._verdict`): an
-engine that fails its handshake makes every item an error and the session
-exit 2, with the cause in the terminal summary; a session where no
-conformance item passed or failed exits 5 unless
-``--conformance-allow-no-verdict``; items that do not count (a differing
-reading without ``--conformance-strict-readings``, a difference from the
-reference engine) are reported as xfail with the difference, never as failures.
+Registered through the ``pytest11`` entry point, it costs nothing unless
+``--engine`` is given (everything else is imported lazily).  Each case and
+property is one item whose node id ends in its stable id, run by the CLI's
+`Runner` on one engine for the session.  The outcome follows the CLI's verdict:
+an engine that fails its handshake exits 2, a session where nothing passed or
+failed 5 (unless ``--conformance-allow-no-verdict``); items that do not count (a
+reading, without ``--conformance-strict-readings``; a difference from the
+reference engine) are xfail with the difference, never failures.
 """
 
 from __future__ import annotations
 
 import datetime
+import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -26,155 +23,121 @@ import pytest
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr  # what Node.repr_failure returns; not public
 
-OPT_ENGINE = "--engine"
-OPT_CASES = "--conformance-cases"
-OPT_PROFILE = "--conformance-profile"
-OPT_RULESET = "--conformance-ruleset"
-OPT_KNOWN = "--conformance-known-failures"
-OPT_REPORT = "--conformance-report"
-OPT_STRICT = "--conformance-strict-readings"
-OPT_ALLOW = "--conformance-allow-no-verdict"
+    from conformance._catalogue import Case
+    from conformance._properties import Property
+    from conformance._results import Result
+    from conformance._runner import Runner
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "card-game rules conformance")
-    group.addoption(OPT_ENGINE, default=None, metavar="SPEC",
+    group.addoption("--engine", metavar="SPEC",
                     help="certify this engine: reference | python:pkg.mod:factory | cmd:<command>")
-    group.addoption(OPT_CASES, default=None, metavar="DIR", help="catalogue folder")
-    group.addoption(OPT_PROFILE, default=None, metavar="NAME",
+    group.addoption("--conformance-cases", metavar="DIR", help="catalogue folder")
+    group.addoption("--conformance-profile", metavar="NAME",
                     help="quick | ci | certify | deep (default: ci when CI is set)")
-    group.addoption(OPT_RULESET, action="append", default=None, metavar="NAME",
+    group.addoption("--conformance-ruleset", action="append", metavar="NAME",
                     help="only this ruleset (repeatable)")
-    group.addoption(OPT_KNOWN, default=None, metavar="FILE",
+    group.addoption("--conformance-known-failures", metavar="FILE",
                     help="ids expected to fail: run as strict xfail")
-    group.addoption(OPT_REPORT, default=None, metavar="DIR",
+    group.addoption("--conformance-report", metavar="DIR",
                     help="also write report.json, report.md, junit.xml, report.html and "
                          "badge.json for the conformance items that ran")
-    group.addoption(OPT_STRICT, action="store_true", default=False,
+    group.addoption("--conformance-strict-readings", action="store_true", default=False,
                     help="items relying on the catalogue's readings count as failures too")
-    group.addoption(OPT_ALLOW, action="store_true", default=False,
+    group.addoption("--conformance-allow-no-verdict", action="store_true", default=False,
                     help="do not exit 5 when no conformance item passed or failed")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption(OPT_ENGINE):
-        _import_from_invocation_dir(config)
-        config.pluginmanager.register(_Conformance(config), "conformance-session")
-
-
-def _import_from_invocation_dir(config: pytest.Config) -> None:
-    """`python:` specs name modules in the folder pytest was started from, as the
-    CLI finds them: the ``pytest`` script does not put that folder on sys.path."""
-    import sys
-
+    spec = config.getoption("--engine")
+    if not spec:
+        return
+    # `python:` specs name modules in the folder pytest was started from, as the CLI
+    # finds them: the ``pytest`` script does not put that folder on sys.path
     here = str(config.invocation_params.dir)
-    if str(config.getoption(OPT_ENGINE)).startswith("python:") and here not in sys.path:
+    if spec.startswith("python:") and here not in sys.path:
         sys.path.insert(0, here)
+    config.pluginmanager.register(_Conformance(config), "conformance-session")
 
 
 class _Conformance:
-    """Session state, created only when --engine is given.
-
-    Every process of the session holds one: without pytest-xdist it runs the
-    items and builds the report; under ``-n N`` each worker runs its items on
-    its own engine and attaches each result to the test report it sends, and
-    the controller collects them (`pytest_runtest_logreport`) and builds the
-    one report, exit status and summary, exactly as a single process would.
-    """
+    """Session state, created only when --engine is given, in every process: under
+    ``-n N`` each worker runs its items on its own engine and attaches each result to
+    the test report it sends; the controller collects them (`pytest_runtest_logreport`)
+    and builds the report, exit status and summary, as a single process does."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from conformance._knownfail import KnownFailures
-        from conformance._settings import get_profile
+        import os
 
-        self.spec = config.getoption(OPT_ENGINE)
-        self.cases = config.getoption(OPT_CASES)
-        self.rulesets = config.getoption(OPT_RULESET)
-        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
-        self._suite: Any = None
-        self.suite  # noqa: B018 - an invalid catalogue is a usage error before anything
-        self.profile = get_profile(config.getoption(OPT_PROFILE))
-        known = config.getoption(OPT_KNOWN)
+        from conformance._certify import RunConfig
+        from conformance._errors import ConformanceError
+        from conformance._knownfail import KnownFailures
+        from conformance._suite import Suite
+
+        cases = config.getoption("--conformance-cases")
+        rulesets = config.getoption("--conformance-ruleset")
+        try:  # an invalid catalogue, a stray ./cases folder: a usage error before anything
+            self.suite = Suite.load(Path(cases) if cases else None, rulesets)
+        except ConformanceError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        self.catalogue = self.suite.catalogue
+        folders = [*self.catalogue.folders.values(), self.catalogue.root]
+        self.catalogue_dirs = {os.path.abspath(f) for f in folders if f is not None}
+        self.run = RunConfig.of(config.getoption("--engine"), rulesets=rulesets,
+                                profile=config.getoption("--conformance-profile"),
+                                known_failures=config.getoption("--conformance-known-failures"),
+                                strict_readings=config.getoption("--conformance-strict-readings"),
+                                allow_no_verdict=config.getoption("--conformance-allow-no-verdict"))
+        known = self.run.known_failures
         self.known = KnownFailures.read(known) if known else None
-        self.report_dir = config.getoption(OPT_REPORT)
-        self.strict = config.getoption(OPT_STRICT)
-        self.allow_no_verdict = config.getoption(OPT_ALLOW)
-        self.results: list[Any] = []        # from this process or, under xdist, every worker
+        self.report_dir = config.getoption("--conformance-report")
+        self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
+        self.runner: Runner | None = None   # started with the collection
+        self.results: list[Result] = []     # from this process or, under xdist, every worker
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
         self.report: dict[str, Any] | None = None
-        self._runner: Any = None
         self._sent_engine = False   # what this process already sent with a report
         self._sent_problems = 0
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
-        self._catalogue_dirs: set[str] | None = None
-
-    @property
-    def suite(self) -> Any:
-        if self._suite is None:
-            from pathlib import Path
-
-            from conformance._errors import ConformanceError
-            from conformance._suite import Suite
-
-            try:
-                self._suite = Suite.load(Path(self.cases) if self.cases else None,
-                                         self.rulesets)
-            except ConformanceError as exc:  # an invalid catalogue, a stray ./cases folder
-                raise pytest.UsageError(str(exc)) from None
-        return self._suite
-
-    @property
-    def catalogue(self) -> Any:
-        return self.suite.catalogue
 
     def pytest_ignore_collect(self, collection_path: Any, config: pytest.Config) -> bool | None:
         """The catalogue's folders hold this plugin's items, not tests for pytest to find."""
-        if self._catalogue_dirs is None:
-            import os
-
-            folders = [*self.catalogue.folders.values(), self.catalogue.root]
-            self._catalogue_dirs = {os.path.abspath(f) for f in folders if f is not None}
-        return True if str(collection_path) in self._catalogue_dirs else None
-
-    @property
-    def runner(self) -> Any:
-        if self._runner is None:
-            from conformance._loading import load_engine
-            from conformance._runner import Runner, Selection
-
-            engine = load_engine(self.spec, timeout=self.profile.timeout)
-            self._runner = Runner(self.catalogue, engine, self.spec, self.profile,
-                                  Selection(), reference=lambda: load_engine("reference"),
-                                  properties=self.suite.properties)
-            self._runner.handshake()
-        return self._runner
+        return True if str(collection_path) in self.catalogue_dirs else None
 
     # tryfirst: the items must exist before -k / -m deselection runs over them
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
         from conformance._errors import UsageError
+        from conformance._loading import load_engine
+        from conformance._runner import Runner
 
-        try:
-            self.runner  # noqa: B018 - start the engine now: a bad --engine is a usage error
+        try:  # start the engine now: a bad --engine is a usage error
+            engine = load_engine(self.run.engine_spec, timeout=self.run.profile.timeout)
         except UsageError as exc:
             raise pytest.UsageError(str(exc)) from None
+        self.runner = Runner(self.catalogue, engine, self.run.engine_spec, self.run.profile,
+                             reference=lambda: load_engine("reference"),
+                             properties=self.suite.properties)
+        self.runner.handshake()
         terminal = config.pluginmanager.get_plugin("terminalreporter")
         if self.runner.handshake_error and terminal is not None:  # the cause, before any item
             terminal.write_line(f"ENGINE NOT CERTIFIED: the engine could not start: "
                                 f"{self.runner.handshake_error}", red=True, bold=True)
         collector = _Catalogue.from_parent(session, name="conformance")
-        targets: list[Any] = [*self.catalogue.cases, *self.suite.properties]
+        targets: list[Case | Property] = [*self.catalogue.cases, *self.suite.properties]
         if self.is_worker:  # the report keeps catalogue order whatever the run order
             targets = spread(self.catalogue.cases, self.suite.properties)
-        new = [_ConformanceItem.from_parent(collector, name=target.id, target=target, state=self)
-               for target in targets]
-        for item in new:
+        for target in targets:
+            item = _ConformanceItem.from_parent(collector, name=target.id, target=target,
+                                                state=self)
             if self.known is not None and self.known.matches(item.name):
                 item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
                                                   strict=True))
-        items.extend(new)
+            items.append(item)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item,
@@ -182,7 +145,7 @@ class _Conformance:
         """Attach the item's result to its report: that is how it reaches the controller."""
         report = yield
         result = getattr(item, "result", None)
-        if call.when == "call" and result is not None:
+        if call.when == "call" and result is not None and self.runner is not None:
             data: dict[str, Any] = {"result": result.to_json()}
             # the engine's hello (the reference engine's lists 231 mutants) and the
             # problems travel once, not with every one of thousands of items
@@ -206,29 +169,38 @@ class _Conformance:
         self.problems += [p for p in data.get("problems", ()) if p not in self.problems]
 
     def pytest_report_header(self, config: pytest.Config) -> str:
-        return (f"conformance: engine {self.spec}; catalogue {self.catalogue.where} "
+        return (f"conformance: engine {self.run.engine_spec}; catalogue {self.catalogue.where} "
                 f"{self.catalogue.digest}")
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if self._runner is not None:
-            self._runner.engine.close()
-        if (self.is_worker or session.config.option.collectonly
-                or (self._runner is None and not self.results)):
-            return   # the controller reports, and only on a run
-        self.report = self._build_report(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
-        if self.report_dir:
-            from pathlib import Path
+        from conformance._certify import build_report, review_known
 
+        if self.runner is not None:
+            self.runner.engine.close()
+        if (self.is_worker or session.config.option.collectonly
+                or (self.runner is None and not self.results)):
+            return   # the controller reports, and only on a run
+        # the report `conformance certify` would write, for the items run
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        results = self.suite.in_order(self.results)   # as one process runs them
+        problems = list(self.problems)
+        if self.known is not None:
+            problems += review_known(self.known, self.run, self.suite, results)
+        if interrupted:
+            problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
+        self.report = build_report(self.suite, self.run, self.engine_info, results, problems,
+                                   complete=not interrupted, started=self._started,
+                                   duration=time.perf_counter() - self._began, mutation=None)
+        if self.report_dir:
             from conformance.report import write_counterexamples, write_reports
 
-            out = Path(self.report_dir)
-            write_reports(self.report, out)
-            write_counterexamples(self.report, out)
+            write_reports(self.report, Path(self.report_dir))
+            write_counterexamples(self.report, Path(self.report_dir))
         verdict = self.report["verdict"]
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             if verdict["status"] == "not certified":
                 session.exitstatus = 2  # as `conformance certify`: ENGINE_ERRORS
-            elif verdict["status"] == "no verdict" and not self.allow_no_verdict:
+            elif verdict["status"] == "no verdict" and not self.run.allow_no_verdict:
                 session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -248,42 +220,16 @@ class _Conformance:
             tr.write_line(f"differs from the reference engine: {r['id']}: {r['message'][:160]}")
         tr.write_line(f"verdict: {verdict_line(self.report)}")
 
-    def _build_report(self, interrupted: bool) -> dict[str, Any]:
-        """The report `conformance certify` would write, for the items run."""
-        from conformance._certify import RunConfig, build_report, review_known
-        from conformance._runner import Selection
-
-        selection = Selection(rulesets=self.rulesets)
-        config = RunConfig(engine_spec=self.spec, profile=self.profile, selection=selection,
-                           known_failures=self.known.path if self.known else None,
-                           strict_readings=self.strict, allow_no_verdict=self.allow_no_verdict)
-        position = {item_id: i for i, item_id in enumerate(self.suite.ids())}
-        results = sorted(self.results, key=lambda r: position[r.id])  # as one process runs them
-        problems = list(self.problems)
-        if self.known is not None:
-            problems += review_known(self.known, config, self.suite,
-                                     [*self.catalogue.cases, *self.suite.properties], results)
-        if interrupted:
-            problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
-        return build_report(
-            catalogue=self.catalogue, config=config, engine_info=self.engine_info,
-            results=results, problems=problems, complete=not interrupted,
-            started=self._started, duration=time.perf_counter() - self._began, mutation=None,
-            property_rules=self.suite.property_rules(selection))
-
 
 def spread(cases: list[Any], properties: list[Any]) -> list[Any]:
     """The run order under pytest-xdist: properties spread evenly over the first two
     thirds of the cases, the first item a property.
 
-    A property takes a hundred times as long as a case.  pytest-xdist hands each
-    worker runs of consecutive items, fewer at a time as the run nears its end;
-    with the properties last, those runs were a few long items, and one worker
-    could finish a second before the other.  Spread, every run holds its share
-    of them, and the last third, cases only, evens out what is left.
+    A property takes a hundred times as long as a case, and pytest-xdist hands
+    workers runs of consecutive items, fewer as the run nears its end: with the
+    properties last, one worker could finish a second before the other.  Spread,
+    every run holds its share, and the last third, cases only, evens out the rest.
     """
-    if not properties:
-        return list(cases)
     head = (2 * len(cases)) // 3
     out: list[Any] = []
     taken = 0
@@ -305,29 +251,26 @@ class ConformanceFailure(Exception):
 
 
 class _ConformanceItem(pytest.Item):
-    def __init__(self, *, target: Any, state: _Conformance, **kwargs: Any) -> None:
+    def __init__(self, *, target: Case | Property, state: _Conformance,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.target = target
         self.state = state
-        self.result: Any = None
-        for rule in target.rules:
-            self.user_properties.append(("rule", rule))
+        self.result: Result | None = None
+        self.user_properties += [("rule", rule) for rule in target.rules]
 
     def runtest(self) -> None:
-        from conformance._catalogue import Case
+        from conformance._verdict import counts
 
         runner = self.state.runner
-        if isinstance(self.target, Case):
-            result = runner.run_case(self.target)
-        else:
-            result = runner.run_property(self.target)
+        assert runner is not None   # started with the collection
+        result = runner.run_item(self.target)
         self.result = result  # the report carries it to whoever builds the report
         if result.status == "skip":
             pytest.skip(result.message)
         if result.status in ("fail", "error"):
-            from conformance._verdict import counts
-
-            if not counts(result.basis, self.state.strict) and not runner.handshake_error:
+            if not counts(result.basis, self.state.run.strict_readings) \
+                    and not runner.handshake_error:
                 what = ("differs from the reference engine" if result.basis == "reference"
                         else "differs from the catalogue's reading")
                 pytest.xfail(f"{what} (information, not a verdict): {result.message}")
@@ -344,7 +287,7 @@ class _ConformanceItem(pytest.Item):
         return path, getattr(self.target, "line", None), self.name
 
 
-def _describe(result: Any) -> str:
+def _describe(result: Result) -> str:
     lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
     if not result.mismatches:  # otherwise the message is the first mismatch, listed below
         lines.append(result.message)

@@ -27,10 +27,9 @@ Scenario = dict[str, Any]  # {"setup": {...}, "steps": [{"do": {...}}, ...]}
 class Violation(AssertionError):
     """The invariant does not hold on this scenario.
 
-    ``expect`` optionally maps a 0-based step index to the ``expect`` block the
-    invariant demanded, so the counterexample case carries it.  ``mismatches``
-    optionally lists every difference found (path, expected, observed), so the
-    report shows all of them rather than the first one cut into the message.
+    ``expect`` maps a 0-based step index to the ``expect`` block the invariant
+    demanded, for the counterexample case; ``mismatches`` lists every difference
+    found, so the report shows all of them, not the first one cut into the message.
     """
 
     def __init__(self, message: str, *, expect: dict[int, dict[str, Any]] | None = None,
@@ -54,10 +53,8 @@ class Trace:
 
     def events(self, step: int | None = None) -> list[dict[str, Any]]:
         """Events of one step, or of all steps in order."""
-        if step is not None:
-            events: list[dict[str, Any]] = self.replies[step].get("events", [])
-            return events
-        return [e for r in self.replies for e in r.get("events", [])]
+        replies = self.replies if step is None else [self.replies[step]]
+        return [e for r in replies for e in r.get("events", [])]
 
     def find(self, step: int | None = None, **pattern: Any) -> list[dict[str, Any]]:
         return [e for e in self.events(step) if event_matches(pattern, e)]
@@ -78,12 +75,9 @@ GIVE_UP_AFTER = 20
 
 
 class NothingSupported(BaseException):
-    """The first `GIVE_UP_AFTER` scenarios were all unsupported.
-
-    A BaseException, like KeyboardInterrupt, so that it leaves the Hypothesis
-    run at once instead of being shrunk as a failure; the runner reports the
-    property as skipped with ``reason``.
-    """
+    """The first `GIVE_UP_AFTER` scenarios were all unsupported: a BaseException, like
+    KeyboardInterrupt, so that it leaves the Hypothesis run at once instead of being
+    shrunk as a failure; the runner reports the property as skipped with ``reason``."""
 
     def __init__(self, reason: str, kind: str | None = None) -> None:
         super().__init__(reason)
@@ -183,10 +177,9 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] 
         raise TypeError(f"{id}: give either scenarios (a strategy) or exhaustive, not both")
 
     def decorate(check: Callable[[Play, Scenario], None]) -> Property:
-        ruleset = id.split("/", 1)[0]
         first_paragraph = (check.__doc__ or "").strip().split("\n\n")[0]
         summary = " ".join(first_paragraph.split())
-        return Property(id=id, ruleset=ruleset, rules=tuple(rules),
+        return Property(id=id, ruleset=id.split("/", 1)[0], rules=tuple(rules),
                         title=title or summary or id,
                         scenarios=scenarios if scenarios is not None else st.nothing(),
                         check=check, compares_reference=compares_reference,

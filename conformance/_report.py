@@ -1,10 +1,8 @@
 """`Report`: a certification's report.json as a typed object, and its merge.
 
-The report dict is the source of truth (every format is rendered from it and
-report.json is its serialisation, checked against schemas/report.json); this
-type is how a Python caller reads it without knowing its keys: the verdict,
-the results as `Result` objects, the rule rows, the mutation score.  `merge`
-is the shards' union that ``conformance merge`` writes.
+The report dict is the source of truth (every format is rendered from it); this
+type is how a Python caller reads it without knowing its keys: the verdict, the
+results as `Result` objects, the rule rows, the mutation score.
 """
 
 from __future__ import annotations
@@ -51,19 +49,15 @@ class Report:
 
         return cls(merge_reports([r.data for r in reports]))
 
-    # -- the verdict ------------------------------------------------------------------
-
     @property
     def status(self) -> str:
         """``pass``, ``partial``, ``fail``, ``error``, ``not certified`` or ``no verdict``."""
-        status: str = self.data["verdict"]["status"]
-        return status
+        return str(self.data["verdict"]["status"])
 
     @property
     def exit_code(self) -> int:
         """What ``conformance certify`` exits with for this report (docs/cli.md)."""
-        code: int = self.data["verdict"]["exit_code"]
-        return code
+        return int(self.data["verdict"]["exit_code"])
 
     @property
     def passed(self) -> bool:
@@ -73,10 +67,7 @@ class Report:
     @property
     def complete(self) -> bool:
         """False for a run that was interrupted or stopped early (the report is partial)."""
-        complete: bool = self.data["complete"]
-        return complete
-
-    # -- what ran -----------------------------------------------------------------------
+        return bool(self.data["complete"])
 
     @property
     def engine(self) -> dict[str, Any]:
@@ -91,10 +82,8 @@ class Report:
 
     def result(self, item_id: str) -> Result:
         """The result of one case or property; KeyError when it did not run."""
-        for r in self.results:
-            if r.id == item_id:
-                return r
-        raise KeyError(item_id)
+        found = {r["id"]: r for r in self.data["results"]}
+        return Result.from_json(found[item_id])
 
     @property
     def failures(self) -> list[Result]:
@@ -112,8 +101,6 @@ class Report:
         """Killed mutants / all mutants; None when the run did no mutation analysis."""
         mutation = self.data["mutation"]
         return None if mutation is None else float(mutation["score"])
-
-    # -- writing ------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """The report dict, as report.json holds it."""

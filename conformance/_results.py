@@ -25,9 +25,6 @@ class Mismatch:
     expected: Any
     observed: Any
 
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
 
 @dataclasses.dataclass
 class Result:
@@ -64,7 +61,6 @@ class Result:
     def from_json(cls, data: dict[str, Any]) -> Result:
         """The result `to_json` wrote (report.json's, or what a pytest-xdist worker sends)."""
         return cls(**{**data, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
-
 
 
 def worst(statuses: list[str]) -> str:

@@ -1,16 +1,11 @@
 """The one runner: cases and properties against one engine, as a stream of results.
 
-The CLI and the pytest plugin are thin layers over `Runner`.  Whatever the
-engine does, the runner records a `Result` and goes on; it never raises out
-of `Runner.results` except for KeyboardInterrupt, and a caller that stops
-early still holds every result already yielded.  An engine that fails its
-handshake gets every item as an *error* carrying the handshake message: an
-engine that never ran must not look like one that skipped everything.
-
-A stop request (`request_stop`, set by the CLI's SIGINT/SIGTERM handler) is
-checked between items, so an interrupt that an engine swallowed (a subprocess
-killed by the same Ctrl-C looks like a crash, after which a property stops
-playing its examples) still stops the run.
+Whatever the engine does, the runner records a `Result` and goes on; only a
+KeyboardInterrupt leaves `Runner.results`.  An engine that fails its handshake
+gets every item as an *error*: one that never ran must not look like one that
+skipped everything.  A stop request (`request_stop`, from the CLI's SIGINT/SIGTERM
+handler) is checked between items, so an interrupt that an engine swallowed (a
+subprocess killed by the same Ctrl-C looks like a crash) still stops the run.
 """
 
 from __future__ import annotations
@@ -19,6 +14,7 @@ import contextlib
 import dataclasses
 import fnmatch
 import functools
+import math
 import os
 import shlex
 import threading
@@ -38,12 +34,7 @@ from conformance._catalogue import Case, Catalogue, Rule, default_root
 from conformance._discovery import properties_for
 from conformance._engine import Connection, EngineFault, Unsupported
 from conformance._matching import match_step, needs_state
-from conformance._properties import (
-    NothingSupported,
-    Play,
-    Property,
-    Violation,
-)
+from conformance._properties import NothingSupported, Play, Property, Violation
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._transcript import Transcript, TranscriptSink
@@ -121,27 +112,18 @@ def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None
     return f"{head} {shlex.quote(item_id)}{tail}" + (f" --seed {seed}" if seed else "")
 
 
-def property_seed(run_seed: int, property_id: str) -> int:
-    """Each property's own Hypothesis seed: from the run's seed and the property's id,
-    so editing one property's code changes no other property's examples."""
-    return zlib.crc32(f"{run_seed}:{property_id}".encode())
-
-
-@functools.cache
-def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
-    """What a rerun command holds before and after the item id (the same for every item)."""
-    head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
-    if cases_root is None or _is_default_root(cases_root, cwd):
-        return head, ""
-    return head, " " + shlex.join(["--cases", cases_root])
-
-
 # Resolving paths walks the file system: do it once per folder, not once per
 # result (three resolve() calls per result were a quarter of a case's cost).
 @functools.cache
-def _is_default_root(cases_root: str, cwd: str) -> bool:
+def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
+    """What a rerun command holds before and after the item id (the same for every item):
+    ``--cases`` only when the folder is not the one found by default."""
+    head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
     here = default_root()
-    return here is not None and Path(cwd, cases_root).resolve() == here.resolve()
+    if cases_root is None or (here is not None
+                              and Path(cwd, cases_root).resolve() == here.resolve()):
+        return head, ""
+    return head, " " + shlex.join(["--cases", cases_root])
 
 
 @functools.cache
@@ -188,10 +170,8 @@ class Runner:
 
     # -- what will run -------------------------------------------------------------
     def cases(self) -> list[Case]:
-        if not self.selection.cases:
-            return []
         return [c for c in self.catalogue.cases
-                if self.selection.wants(c.id, c.ruleset, c.rules)]
+                if self.selection.cases and self.selection.wants(c.id, c.ruleset, c.rules)]
 
     def properties(self) -> list[Property]:
         if not self.selection.properties:
@@ -200,6 +180,10 @@ class Runner:
         if found is None:
             found = [p for rs in self.catalogue.rulesets for p in properties_for(rs)]
         return [p for p in found if self.selection.wants(p.id, p.ruleset, p.rules)]
+
+    def items(self) -> list[Case | Property]:
+        """What `results` runs, in report order: the cases, then the properties."""
+        return [*self.cases(), *self.properties()]
 
     # -- running -----------------------------------------------------------------
     def handshake(self) -> dict[str, Any]:
@@ -215,20 +199,20 @@ class Runner:
             self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
         return self.engine_info
 
-    def results(self) -> Iterator[Result]:
+    def results(self, skip: Callable[[Case | Property], bool] | None = None,
+                ) -> Iterator[Result]:
+        """Every item's result, in order, within the profile's run timeout; ``skip``
+        leaves out the items it is true for (asked just before each would run)."""
         if not self.engine_info:
             self.handshake()
         deadline = time.monotonic() + self.profile.run_timeout
         for item in self.items():
             check_stop()
-            yield self.run_item(item, deadline)
+            if skip is None or not skip(item):
+                yield self.run_item(item, deadline)
         check_stop()  # an interrupt the engine turned into a crash is still an interrupt
 
-    def items(self) -> list[Case | Property]:
-        """What `results` runs, in report order: the cases, then the properties."""
-        return [*self.cases(), *self.properties()]
-
-    def run_item(self, item: Case | Property, deadline: float) -> Result:
+    def run_item(self, item: Case | Property, deadline: float = math.inf) -> Result:
         """One case or property, unless the run's time (``deadline``, monotonic) is up
         or the engine is hung (`HUNG_AFTER` timeouts in a row: waiting out the rest
         one timeout each would take the whole run)."""
@@ -249,9 +233,6 @@ class Runner:
         self._timeouts = self._timeouts + 1 if timed_out else 0
         return result
 
-    def _claims(self, ruleset: str) -> bool:
-        return ruleset in self.engine_info.get("rulesets", [])
-
     def _result(self, item: Case | Property, **fields: Any) -> Result:
         kind: Literal["case", "property"] = "case" if isinstance(item, Case) else "property"
         fields.setdefault("location", _location(item, self._cwd))
@@ -267,22 +248,23 @@ class Runner:
     def not_run(self, item: Case | Property, message: str) -> Result:
         return self._result(item, status="error", message=message)
 
-    def _unstarted(self, item: Case | Property) -> Result | None:
-        """The error every item gets when the handshake failed; None when it did not."""
-        if not self.handshake_error:
-            return None
-        return self.not_run(item, f"not run: the engine could not start: "
-                                   f"{self.handshake_error}")
+    def _refused(self, item: Case | Property) -> Result | None:
+        """The result of an item that cannot be played: the handshake failed, the
+        engine does not claim its ruleset, or it needs newer vocabulary; else None."""
+        if self.handshake_error:
+            return self.not_run(item, f"not run: the engine could not start: "
+                                       f"{self.handshake_error}")
+        if item.ruleset not in self.engine_info.get("rulesets", []):
+            return self._result(item, status="skip",
+                                message=f"engine does not claim ruleset {item.ruleset!r}")
+        why, kind = vocabulary.gate(item, self.engine_info)   # newer words, harness actions
+        if why:
+            return self._result(item, status="skip", message=why, skip_kind=kind)
+        return None
 
     def run_case(self, case: Case) -> Result:
-        if (unstarted := self._unstarted(case)) is not None:
-            return unstarted
-        if not self._claims(case.ruleset):
-            return self._result(case, status="skip",
-                                message=f"engine does not claim ruleset {case.ruleset!r}")
-        why, kind = vocabulary.gate(case, self.engine_info)   # newer words, harness actions
-        if why:
-            return self._result(case, status="skip", message=why, skip_kind=kind)
+        if (refused := self._refused(case)) is not None:
+            return refused
         began = time.perf_counter()
         # the state is asked for only after the steps that assert something about it
         steps = [(step["do"], needs_state(step.get("expect", {}))) for step in case.steps]
@@ -303,47 +285,41 @@ class Runner:
             if found and first_failed is None:
                 first_failed = step_no
             mismatches += found
+        took = time.perf_counter() - began
         if first_failed is not None:
             return self._result(case, status="fail", step=first_failed, mismatches=mismatches,
-                                message=_first_line(mismatches),
-                                duration=time.perf_counter() - began,
+                                message=_first_line(mismatches), duration=took,
                                 location=_location(case, self._cwd, first_failed))
-        if isinstance(stopped, Unsupported):
-            return self._result(case, status="skip", step=stopped.step,
-                                message=f"unsupported: {stopped.reason}", skip_kind=stopped.kind,
-                                duration=time.perf_counter() - began)
         if stopped is not None:
-            return self._broke(case, stopped, began, stopped.step)
-        return self._result(case, status="pass", duration=time.perf_counter() - began)
-
-    def _broke(self, case: Case, exc: EngineFault, began: float, step_no: int | None) -> Result:
-        return self._result(case, status="error", step=step_no,
-                            message=exc.describe(),
-                            stderr=exc.stderr[-STDERR_KEEP:],
-                            duration=time.perf_counter() - began)
+            return self._result(case, **_stopped(stopped), step=stopped.step, duration=took)
+        return self._result(case, status="pass", duration=took)
 
     def run_property(self, prop: Property) -> Result:
-        if (unstarted := self._unstarted(prop)) is not None:
-            return unstarted
-        if not self._claims(prop.ruleset):
-            return self._result(prop, status="skip",
-                                message=f"engine does not claim ruleset {prop.ruleset!r}")
-        why, kind = vocabulary.gate(prop, self.engine_info)   # it needs a newer meaning
-        if why:
-            return self._result(prop, status="skip", message=why, skip_kind=kind)
+        if (refused := self._refused(prop)) is not None:
+            return refused
         began = time.perf_counter()
         play = Play(self.engine, prop.ruleset, self.reference)
         # only scenarios in the vocabulary version the engine speaks
         within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset),
                                    vocabulary.takes_synthetic(self.engine_info))
-        if prop.exhaustive is not None:
-            return self._run_exhaustive(prop, play, began, within)
+        try:
+            if prop.exhaustive is not None:
+                return self._run_exhaustive(prop, play, began, within)
+            return self._run_sampled(prop, play, began, within)
+        finally:
+            play.close()
+
+    def _run_sampled(self, prop: Property, play: Play, began: float,
+                     within: vocabulary.Within) -> Result:
+        """Hypothesis' sample of scenarios, seeded per property, shrunk on a violation."""
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
         unsupported: list[Unsupported] = []   # the first one's reason and kind are reported
         tally = {"generated": 0, "supported": 0}
 
-        @hypothesis.seed(property_seed(self.profile.seed, prop.id))
+        # each property's own seed, from the run's and its id: editing one property's
+        # code changes no other property's examples
+        @hypothesis.seed(zlib.crc32(f"{self.profile.seed}:{prop.id}".encode()))
         @hypothesis.settings(
             max_examples=self.profile.max_examples, derandomize=False, database=None,
             deadline=None, print_blob=False, suppress_health_check=list(HealthCheck),
@@ -379,11 +355,7 @@ class Runner:
             return done(status="skip", message=f"unsupported: {exc.reason}", skip_kind=exc.kind)
         except Violation:
             scenario, violation = failing[-1]
-            self._transcribe(prop, play, scenario)
-            return done(
-                status="fail", message=violation.message, mismatches=violation.mismatches,
-                counterexample=counterexample_yaml(prop, scenario, violation,
-                                                   self.catalogue.rules.get(prop.rules[0])))
+            return done(**self._violated(prop, play, scenario, violation, violation.message))
         except Unsatisfiable:
             if within.refused and not unsupported:   # every scenario needed other words
                 return done(status="skip", message=within.refused, skip_kind=(
@@ -394,13 +366,9 @@ class Runner:
                         skip_kind=unsupported[0].kind)
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
-                fault = faults[0]
-                return done(status="error", message=fault.describe(),
-                            stderr=fault.stderr[-STDERR_KEEP:])
+                return done(**_stopped(faults[0]))
             return done(status="error",
                         message=f"property could not run: {type(exc).__name__}: {exc}")
-        finally:
-            play.close()
         supported, generated = tally["supported"], tally["generated"]
         if supported < min(self.profile.min_supported, generated) or (
                 unsupported and supported < self.profile.min_supported):
@@ -428,42 +396,34 @@ class Runner:
                 try:
                     prop.check(play, scenario)
                 except Violation as violation:
-                    self._transcribe(prop, play, scenario)
-                    return self._result(
-                        prop, status="fail",
-                        message=f"{label}: {violation.message} (scenario {count} of the "
-                                "exhaustive walk)",
-                        mismatches=violation.mismatches,
-                        counterexample=counterexample_yaml(
-                            prop, scenario, violation, self.catalogue.rules.get(prop.rules[0])),
-                        duration=time.perf_counter() - began, **within.fields())
-        except Unsupported as exc:
-            return self._result(prop, status="skip", message=f"unsupported: {exc.reason}",
-                                skip_kind=exc.kind, duration=time.perf_counter() - began)
-        except EngineFault as exc:
-            return self._result(prop, status="error",
-                                message=exc.describe(),
-                                stderr=exc.stderr[-STDERR_KEEP:],
-                                duration=time.perf_counter() - began)
-        finally:
-            play.close()
+                    message = (f"{label}: {violation.message} (scenario {count} of the "
+                               "exhaustive walk)")
+                    return self._result(prop, duration=time.perf_counter() - began,
+                                        **self._violated(prop, play, scenario, violation,
+                                                         message), **within.fields())
+        except (Unsupported, EngineFault) as exc:
+            return self._result(prop, **_stopped(exc), duration=time.perf_counter() - began)
         return self._result(prop, status="pass", duration=time.perf_counter() - began,
                             message=f"exhaustive: all {count} scenarios checked",
                             examples={"generated": count, "supported": count,
                                       "actions": play.actions}, **within.fields())
 
+    def _violated(self, prop: Property, play: Play, scenario: dict[str, Any],
+                  violation: Violation, message: str) -> dict[str, Any]:
+        """A failed property's fields: the violation and its counterexample case.
 
-    def _transcribe(self, prop: Property, play: Play, scenario: dict[str, Any]) -> None:
-        """With transcripts on, play a failing property's counterexample once more, alone,
-        so its transcript is that one scenario rather than every example tried."""
+        With transcripts on, the counterexample is played once more, alone, so its
+        transcript is that one scenario rather than every example tried."""
         log = self.engine.transcript if self.transcripts is not None else None
-        if log is None:
-            return
-        log.restart()
-        actions = play.actions   # the report counts the examples' actions, not this replay's
-        with contextlib.suppress(Violation, Unsupported, EngineFault):
-            prop.check(play, scenario)
-        play.actions = actions
+        if log is not None:
+            log.restart()
+            actions = play.actions   # the report counts the examples' actions, not this
+            with contextlib.suppress(Violation, Unsupported, EngineFault):
+                prop.check(play, scenario)
+            play.actions = actions
+        rule = self.catalogue.rules.get(prop.rules[0])
+        return {"status": "fail", "message": message, "mismatches": violation.mismatches,
+                "counterexample": counterexample_yaml(prop, scenario, violation, rule)}
 
 
 def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:
@@ -476,6 +436,14 @@ def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:
     return f"{item.check.__module__}.{item.check.__qualname__}"
 
 
+def _stopped(exc: Unsupported | EngineFault) -> dict[str, Any]:
+    """The result fields of an item the engine stopped: a skip when unsupported, else
+    an error."""
+    if isinstance(exc, Unsupported):
+        return {"status": "skip", "message": f"unsupported: {exc.reason}", "skip_kind": exc.kind}
+    return {"status": "error", "message": exc.describe(), "stderr": exc.stderr[-STDERR_KEEP:]}
+
+
 def _first_line(mismatches: list[Mismatch]) -> str:
     m = mismatches[0]
     more = f" (+{len(mismatches) - 1} more)" if len(mismatches) > 1 else ""
@@ -486,19 +454,14 @@ def counterexample_yaml(prop: Property, scenario: dict[str, Any], violation: Vio
                         rule: Rule | None = None) -> str:
     """The shrunk scenario as a catalogue case, ready to review and add.
 
-    Its source quotes the first rule the property checks; a reviewer keeps or
-    replaces that quote and checks the expectation against the seed.  When the
-    property derived no expectation (a reference comparison never does: the
-    reference engine's answer is not the seed's), the last step gets
+    Its source quotes the first rule the property checks, for a reviewer to keep
+    or replace.  Without a derived expectation (a reference comparison has none:
+    the reference engine's answer is not the seed's), the last step gets
     `PLACEHOLDER`, which fails validation until a person writes it.
     """
-    steps = []
     derived = {} if prop.compares_reference else violation.expect
-    for i, step in enumerate(scenario["steps"]):
-        entry = {"do": step["do"]}
-        if i in derived:
-            entry["expect"] = derived[i]
-        steps.append(entry)
+    steps = [{"do": step["do"], **({"expect": derived[i]} if i in derived else {})}
+             for i, step in enumerate(scenario["steps"])]
     if not derived and steps:
         steps[-1]["expect"] = dict(PLACEHOLDER)
     slug = prop.id.split("/", 1)[1].replace("/", "-")

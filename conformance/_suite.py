@@ -16,6 +16,7 @@ from conformance._catalogue import Catalogue, load_valid_catalogue
 from conformance._discovery import properties_for
 from conformance._errors import UsageError
 from conformance._properties import Property
+from conformance._results import Result
 from conformance._runner import Selection
 
 
@@ -34,8 +35,14 @@ class Suite:
         """Every case and property id, whatever is selected."""
         return [c.id for c in self.catalogue.cases] + [p.id for p in self.properties]
 
-    def property_rules(self, selection: Selection | None = None) -> dict[str, list[str]]:
-        selection = selection or Selection()
+    def in_order(self, results: list[Result]) -> list[Result]:
+        """The results in catalogue order (the cases, then the properties), whatever
+        order they were run or finished in."""
+        position = {item_id: i for i, item_id in enumerate(self.ids())}
+        return sorted(results, key=lambda r: position[r.id])
+
+    def property_rules(self, selection: Selection) -> dict[str, list[str]]:
+        """Each selected ruleset's property ids and the rules they are tagged with."""
         return {p.id: list(p.rules) for p in self.properties
                 if not selection.rulesets or p.ruleset in selection.rulesets}
 

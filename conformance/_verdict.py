@@ -61,21 +61,14 @@ def rule_status(kind: str, results: list[dict[str, Any]], strict: bool) -> str |
     that the engine follows the rule when it passes, but its failure is the
     reading's, not the rule's.
     """
-    statuses = []
-    for r in results:
-        if r["basis"] == "reference":
-            continue
-        if group(kind) != "seed" or counts(r["basis"], strict) or r["status"] in ("pass", "skip"):
-            statuses.append(r["status"])
+    statuses = [r["status"] for r in results if r["basis"] != "reference" and (
+        group(kind) != "seed" or counts(r["basis"], strict) or r["status"] in ("pass", "skip"))]
     return worst(statuses) if statuses else None
 
 
 def items_checked(rule: Mapping[str, Any]) -> tuple[int, int]:
-    """(items that ran to a pass or fail, items the catalogue tags with the rule).
-
-    The total is the catalogue's, not the run's: an item left out by a filter
-    was not checked either.
-    """
+    """(items that ran to a pass or fail, items the catalogue tags with the rule): the
+    catalogue's total, not the run's, as an item left out by a filter was not checked."""
     total = len(rule["cases"]) + len(rule["properties"])
     return rule["counts"]["pass"] + rule["counts"]["fail"], total
 
@@ -87,12 +80,9 @@ def fully_checked(rule: Mapping[str, Any]) -> bool:
 
 
 def rule_counts(rules: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """The one count of rules every view shows, per group: seed, reading, context
-    and informative (kept apart: it states nothing to follow).
-
-    Per group: ``total``, one count per status, and ``checked``: fully checked
-    and passing (`fully_checked`).
-    """
+    """The one count of rules every view shows, per group (seed, reading, context, and
+    informative, kept apart as it states nothing to follow): ``total``, one count per
+    status, and ``checked`` (`fully_checked`)."""
     tally = {name: {"total": 0, "pass": 0, "fail": 0, "error": 0, "skip": 0, "uncovered": 0,
                     "checked": 0} for name in (*GROUPS, INFORMATIVE)}
     for rule in rules:
@@ -171,8 +161,7 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     present = list(dict.fromkeys(r["ruleset"] for r in rules))
     claimed_here = present if claimed is None else [r for r in present if r in claimed]
     not_run = [] if claimed is None else [r for r in claimed if r not in present]
-    judged = [r for r in rules if r["ruleset"] in claimed_here]
-    tally = rule_counts(judged)
+    tally = rule_counts(r for r in rules if r["ruleset"] in claimed_here)
     counted = [r for r in results if counts(r["basis"], strict)]
     note = ""
     if selected and not any(r["status"] in ("pass", "fail") for r in counted):
@@ -235,18 +224,15 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
 
 def skip_kinds(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
     """Skipped items counted by the kind the engine gave (`Unsupported.kind`)."""
-    counts: dict[str, int] = {}
-    for r in results:
-        if r["status"] == "skip":
-            kind = r.get("skip_kind") or "no kind given"
-            counts[kind] = counts.get(kind, 0) + 1
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(kind, len(ids)) for kind, ids in skip_reasons(results, "skip_kind", "no kind given")]
 
 
-def skip_reasons(results: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
-    """Skipped items grouped by reason, most frequent first: what to map next."""
+def skip_reasons(results: list[dict[str, Any]], by: str = "message",
+                 unsaid: str = "(no reason given)") -> list[tuple[str, list[str]]]:
+    """Skipped items grouped by reason (or another key ``by``), most frequent first:
+    what to map next."""
     groups: dict[str, list[str]] = {}
     for r in results:
         if r["status"] == "skip":
-            groups.setdefault(r["message"] or "(no reason given)", []).append(r["id"])
+            groups.setdefault(r.get(by) or unsaid, []).append(r["id"])
     return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))

@@ -51,7 +51,8 @@ def test_the_skipped_reply_carries_the_kind_only_when_given():
 
 
 def test_skips_are_counted_by_kind():
-    results: list[dict[str, Any]] = [{"status": "skip", "skip_kind": "engine-gap"},
-                                     {"status": "skip", "skip_kind": "engine-gap"},
-                                     {"status": "skip"}, {"status": "pass", "skip_kind": None}]
+    results: list[dict[str, Any]] = [{"id": "a", "status": "skip", "skip_kind": "engine-gap"},
+                                     {"id": "b", "status": "skip", "skip_kind": "engine-gap"},
+                                     {"id": "c", "status": "skip"},
+                                     {"id": "d", "status": "pass", "skip_kind": None}]
     assert skip_kinds(results) == [("engine-gap", 2), ("no kind given", 1)]
