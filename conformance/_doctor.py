@@ -27,7 +27,7 @@ from conformance._engine import (
     ProtocolViolation,
     Unsupported,
 )
-from conformance._errors import ExitCode, did_you_mean
+from conformance._errors import did_you_mean
 
 OK, SKIP, BAD = "✓", "–", "✗"
 
@@ -182,7 +182,3 @@ def report(doctor: Doctor) -> str:
                  f"no problems: certify it (conformance certify --engine "
                  f"{shlex.quote(doctor.spec)} --out out/)")
     return "\n".join(lines) + "\n"
-
-
-def exit_code(doctor: Doctor) -> int:
-    return ExitCode.FAILURES if doctor.problems else ExitCode.OK

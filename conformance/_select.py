@@ -12,15 +12,16 @@ import dataclasses
 import fnmatch
 import glob
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from conformance import vocabulary
+from conformance._catalogue import Case
 from conformance._results import Result
 from conformance._verdict import counts
 
 if TYPE_CHECKING:
-    from conformance._catalogue import Case
     from conformance._knownfail import KnownFailures
     from conformance._properties import Property
 
@@ -80,24 +81,17 @@ def stops_run(result: Result, known: KnownFailures | None, strict: bool) -> bool
     return known is None or not known.matches(result.id)
 
 
-def list_lines(items: Iterable[Case | Property]) -> list[str]:
-    """``--list``: one line per item that would run, with its rules and the vocabulary
-    features it uses (a property's: from scenarios its generators draw)."""
-    from conformance import vocabulary
-    from conformance._catalogue import Case
-
-    lines = []
-    for item in items:
-        used, _ = vocabulary.describe(item) if isinstance(item, Case) else vocabulary.sampled(item)
-        lines.append(f"{item.id}  [rules: {', '.join(item.rules)}]  "
-                     f"[features: {', '.join(used) or '-'}]")
-    return lines
+def features(item: Case | Property) -> tuple[list[str], vocabulary.Needs]:
+    """The vocabulary features ``item`` uses and the vocabulary version it needs (a
+    property's: from scenarios its generators draw)."""
+    return vocabulary.describe(item) if isinstance(item, Case) else vocabulary.sampled(item)
 
 
-def listed_count(items: Sequence[Any]) -> str:
-    """The line after ``--list``, in pytest's words: how many items were collected."""
-    from conformance._catalogue import Case
-
+def listing(items: Sequence[Case | Property]) -> list[str]:
+    """``--list``: one line per item that would run, with its rules and features, then
+    how many items were collected, in pytest's words."""
+    lines = [f"{item.id}  [rules: {', '.join(item.rules)}]  "
+             f"[features: {', '.join(features(item)[0]) or '-'}]" for item in items]
     cases = sum(isinstance(i, Case) for i in items)
-    return (f"{len(items)} item(s) would run ({cases} cases, {len(items) - cases} properties); "
-            "nothing was run")
+    return [*lines, f"{len(items)} item(s) would run ({cases} cases, "
+                    f"{len(items) - cases} properties); nothing was run"]
