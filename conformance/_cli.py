@@ -20,22 +20,19 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import __version__, vocabulary
-from conformance._catalogue import (
-    Case,
-    Catalogue,
-    catalogue_folders,
-    check_default_root,
-    load_catalogue,
-)
+from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
+from conformance._cache import cache_dir
+from conformance._catalogue import Case, Catalogue
 from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
-from conformance._doctor import diagnose
+from conformance._engine import Connection
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
+from conformance._knownfail import failures_list, pin_of
 from conformance._progress import Progress, slowest_lines
 from conformance._report import Report
 from conformance._select import features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
+from conformance._transcript import TranscriptSink, place, replay_hint
 from conformance._verdict import counts, filters_applied, group, skip_kinds, skip_reasons
 
 if TYPE_CHECKING:
@@ -348,7 +345,7 @@ def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
         return
     if cases is not None and not Path(cases).is_dir():
         return   # the catalogue's own error names the folder
-    known = catalogue_folders(cases)
+    known = _catalogue.catalogue_folders(cases)
     for name in rulesets:
         if name not in known:
             if cases is not None:
@@ -423,8 +420,6 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     with (tempfile.TemporaryDirectory(prefix="conformance-") as staging,
           _hypothesis_home(Path(staging))):
         if args.out or args.transcript is not None:
-            from conformance._transcript import TranscriptSink
-
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
         report = certify(config, on_result=progress, on_start=_announce,
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
@@ -463,7 +458,6 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
 
 def _list_items(suite: Any, selection: Any, profile: Any) -> int:
     """``--list``: the items the selection holds, in run order; nothing runs."""
-    from conformance._engine import Connection
     from conformance._runner import Runner
 
     suite.check_filters(selection)
@@ -479,7 +473,6 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
                        args: argparse.Namespace) -> Path | None:
     """Copy the run's transcripts where they belong and say how to replay one; returns
     the --transcript folder (None without it)."""
-    from conformance._transcript import place, replay_hint
     from conformance.report import safe_filename
 
     every_to = None
@@ -502,8 +495,6 @@ def _hypothesis_home(spare: Path) -> Iterator[None]:
     """Keep Hypothesis's own files (its cache of constants; no example database is
     used) out of the user's folder: in the suite's cache, else in ``spare``."""
     from hypothesis.configuration import set_hypothesis_home_dir
-
-    from conformance._cache import cache_dir
 
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         yield
@@ -656,18 +647,18 @@ def _json(value: Any) -> str:
 
 
 # -- validate / rules / schema ----------------------------------------------------
-def _catalogue(args: argparse.Namespace) -> Catalogue:
+def _load_catalogue(args: argparse.Namespace) -> Catalogue:
     """The catalogue that --cases and --ruleset name; its errors go to stderr."""
-    check_default_root(args.cases)
+    _catalogue.check_default_root(args.cases)
     check_rulesets(args.cases, args.ruleset)
-    catalogue = load_catalogue(args.cases, args.ruleset)
+    catalogue = _catalogue.load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:
         print(error, file=sys.stderr)
     return catalogue
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    catalogue = _catalogue(args)
+    catalogue = _load_catalogue(args)
     uncovered = catalogue.uncovered()
     for rule in uncovered:
         print(f"{rule.path}:{rule.line}: rule {rule.id} is covered by no case "
@@ -694,7 +685,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         from conformance._mutation import list_mutants
         from conformance._runner import Selection
 
-        catalogue = _catalogue(args)
+        catalogue = _load_catalogue(args)
         props = {p.id: list(p.rules) for rs in catalogue.rulesets for p in properties_for(rs)}
         mutants = {"mutants": list_mutants(args.ruleset)}
         rows = rule_rows(catalogue, [], Selection(rulesets=args.ruleset), mutants, props)
@@ -703,7 +694,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
                 row["status"] = "not run"
     print(rule_table(rows))
     if args.features:
-        _print_features(catalogue or load_catalogue(args.cases, args.ruleset))
+        _print_features(catalogue or _catalogue.load_catalogue(args.cases, args.ruleset))
     return ExitCode.OK
 
 
@@ -760,8 +751,6 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_failures(args: argparse.Namespace) -> int:
-    from conformance._knownfail import failures_list, pin_of
-
     report = _read_report(args.report)
     sys.stdout.write(failures_list(report["results"], pin_of(report)))
     return ExitCode.OK
@@ -913,21 +902,17 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from conformance._doctor import report
-
-    doctor = diagnose(args.engine, timeout=args.timeout, cases_root=args.cases)
-    sys.stdout.write(report(doctor))
+    doctor = _doctor.diagnose(args.engine, timeout=args.timeout, cases_root=args.cases)
+    sys.stdout.write(_doctor.report(doctor))
     return ExitCode.FAILURES if doctor.problems else ExitCode.OK
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from conformance._errors import did_you_mean
-
     installed = ruleset_names()
     rulesets = args.ruleset or installed
     for name in rulesets:
         if name not in installed:
-            guess = did_you_mean(name, installed)
+            guess = _errors.did_you_mean(name, installed)
             raise UsageError(f"--ruleset {name!r}: not installed (installed: "
                              f"{', '.join(installed) or 'none'}){'; ' + guess if guess else ''}")
     written = init(args.folder, args.lang, list(dict.fromkeys(rulesets)), force=args.force)

@@ -1,11 +1,9 @@
 """``conformance doctor --engine SPEC``: is the engine wired up right?  In seconds.
 
-Bowtie's smoke test for card engines: start the engine, say hello, check what
-it claims, play one tiny game per claimed ruleset (the first case of that
-ruleset's catalogue: start, its first action, observe) and watch stdout for
-anything but protocol replies.  It prints a checklist, one line per check,
-with a ``fix:`` line under each problem, and exits 0 when nothing is wrong.
-A skipped start or action is not a problem: a new engine maps nothing yet.
+Bowtie's smoke test for card engines: hello, the claimed rulesets, one tiny game
+per ruleset (its catalogue's first case: start, first action, observe) and a clean
+stdout, as a checklist with a ``fix:`` line per problem; exit 0 when nothing is
+wrong.  A skipped start or action is no problem: a new engine maps nothing yet.
 """
 
 from __future__ import annotations
@@ -175,8 +173,7 @@ def report(doctor: Doctor) -> str:
         lines.append(f"  {check.mark} {check.what}")
         if check.fix:
             lines.append(f"      fix: {check.fix}")
-        for line in check.detail.splitlines():
-            lines.append(f"      | {line[:200]}")
+        lines += [f"      | {line[:200]}" for line in check.detail.splitlines()]
     problems = doctor.problems
     lines.append(f"{problems} problem(s): fix them, then run doctor again" if problems else
                  f"no problems: certify it (conformance certify --engine "
