@@ -45,26 +45,27 @@ def last_failed(out: Path, known_ids: Sequence[str], patterns: Sequence[str]) ->
     As pytest does, a missing report, or one with nothing failing, runs
     everything (with a note saying so) rather than nothing.
     """
+    def everything(why: str) -> LastFailed:
+        return LastFailed(None, f"--last-failed: {why}; running everything")
+
     path = out / "report.json"
     try:
         report = json.loads(path.read_text("utf-8"))
         previous = [r["id"] for r in report["results"] if r["status"] in NOT_PASSING]
     except FileNotFoundError:
-        return LastFailed(None, f"--last-failed: no previous report in {path}; "
-                                "running everything")
+        return everything(f"no previous report in {path}")
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return LastFailed(None, f"--last-failed: cannot read the previous report {path} "
-                                f"({exc}); running everything")
+        return everything(f"cannot read the previous report {path} ({exc})")
     if not previous:
-        return LastFailed(None, f"--last-failed: nothing failed in {path}; running everything")
+        return everything(f"nothing failed in {path}")
     known = set(known_ids)
     wanted = [i for i in previous if i in known
               and (not patterns or any(fnmatch.fnmatchcase(i, p) for p in patterns))]
     gone = [i for i in previous if i not in known]
     left = f" ({len(gone)} no longer in the catalogue: {', '.join(gone[:3])})" if gone else ""
     if not wanted:
-        return LastFailed(None, f"--last-failed: none of the {len(previous)} item(s) that "
-                                f"failed in {path} is selected{left}; running everything")
+        return everything(f"none of the {len(previous)} item(s) that failed in {path} "
+                          f"is selected{left}")
     # ids are matched as globs: escape them, so `[` or `*` in an id matches only itself
     return LastFailed([glob.escape(i) for i in wanted],
                       f"--last-failed: rerunning the {len(wanted)} item(s) that failed or "
