@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conformance._catalogue import load_catalogue
+from conformance._discovery import ruleset_names
 from conformance._engine import (
     PROTOCOL_VERSION,
     AdapterRaised,
@@ -124,8 +126,6 @@ def _check_hello(doctor: Doctor, hello: dict[str, Any]) -> None:
 
 def _known_claims(doctor: Doctor, hello: dict[str, Any]) -> list[str]:
     """The claimed rulesets that are installed; a problem for each that is not."""
-    from conformance._discovery import ruleset_names
-
     installed = ruleset_names()
     claimed = list(hello["rulesets"])
     if not claimed:
@@ -145,13 +145,11 @@ def _known_claims(doctor: Doctor, hello: dict[str, Any]) -> list[str]:
 
 def _round_trip(doctor: Doctor, engine: Engine, ruleset: str, cases_root: Path | None) -> None:
     """start, the first action and observe, on the first case of ``ruleset``."""
-    from conformance._catalogue import load_catalogue
-
-    cases = [c for c in load_catalogue(cases_root, [ruleset]).cases if c.ruleset == ruleset]
-    if not cases:
+    cases = load_catalogue(cases_root, [ruleset]).cases
+    case = next((c for c in cases if c.ruleset == ruleset), None)
+    if case is None:
         doctor.add(SKIP, f"{ruleset}: the catalogue has no case to play")
         return
-    case = cases[0]
     action = next((s["do"] for s in case.steps if "do" in s), None)
     started, _ = doctor.call(f"{ruleset}: start (setup of {case.id})",
                              lambda: engine.start(ruleset, case.setup))
