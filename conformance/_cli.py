@@ -442,17 +442,32 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
               durations: int | None = None,
               transcripts: Callable[[], Path | None] | None = None) -> int:
     """How certify and merge end: the summary, GitHub annotations (when asked for or
-    under GitHub Actions), the reports in ``out`` and the run's exit code."""
+    under GitHub Actions), every report format and the counterexamples in ``out``,
+    then ``transcripts`` places the run's transcripts (returning its --transcript
+    folder, if any); returns the run's exit code."""
     from conformance._certify import exit_status
-    from conformance.report import _github
+    from conformance.report import _github, left_behind, write_counterexamples, write_reports
 
     _print_outcome(report, durations=durations)
     if _github.wanted(fmt):
         sys.stdout.write(_github.render(report))
-    if out:
-        _write_all(report, out, transcripts)
-    elif transcripts is not None:
-        transcripts()
+    if not out:
+        if transcripts is not None:
+            transcripts()
+        return exit_status(report)
+    try:
+        written = write_reports(report, out)
+        examples = write_counterexamples(report, out)
+    except OSError as exc:
+        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
+    print(f"reports written: {', '.join(str(p) for p in written.values())}")
+    for path in examples:
+        print(f"counterexample written: {path}")
+    ours = transcripts() if transcripts is not None else None
+    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
+    if others:
+        print(f"also in {out}, not written by this run (left as it was): "
+              f"{', '.join(p.name for p in others)}")
     return exit_status(report)
 
 
@@ -504,27 +519,6 @@ def _hypothesis_home(spare: Path) -> Iterator[None]:
         yield
     finally:
         set_hypothesis_home_dir(None)
-
-
-def _write_all(report: dict[str, Any], out: Path,
-               transcripts: Callable[[], Path | None] | None = None) -> None:
-    """Every report format and the counterexamples into ``out``; then ``transcripts``
-    places the run's transcripts (returning its --transcript folder, if any)."""
-    from conformance.report import left_behind, write_counterexamples, write_reports
-
-    try:
-        written = write_reports(report, out)
-        examples = write_counterexamples(report, out)
-    except OSError as exc:
-        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
-    print(f"reports written: {', '.join(str(p) for p in written.values())}")
-    for path in examples:
-        print(f"counterexample written: {path}")
-    ours = transcripts() if transcripts is not None else None
-    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
-    if others:
-        print(f"also in {out}, not written by this run (left as it was): "
-              f"{', '.join(p.name for p in others)}")
 
 
 def _announce(catalogue: Catalogue) -> None:
