@@ -1,6 +1,8 @@
 """``conformance``: the command line, a thin layer over `_certify` and `report`.
 
-Exit codes are `ExitCode` (docs/cli.md).
+Exit codes are `ExitCode` (docs/cli.md).  Modules that every command imports
+anyway (through `_runner`) are imported here at the top; those that cost more
+(Hypothesis, the report renderers) only by the commands that use them.
 """
 
 from __future__ import annotations
@@ -18,12 +20,23 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
+from conformance._cache import cache_dir
+from conformance._catalogue import Case, Catalogue
+from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
+from conformance._engine import Connection
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
-from conformance._results import Result
+from conformance._init import LANGUAGES, init
+from conformance._knownfail import failures_list, pin_of
+from conformance._progress import Progress, slowest_lines
+from conformance._report import Report
+from conformance._select import features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
+from conformance._transcript import TranscriptSink, place, replay_hint
+from conformance._verdict import counts, filters_applied, group, skip_kinds, skip_reasons
 
 if TYPE_CHECKING:
-    from conformance._catalogue import Catalogue
+    from conformance._properties import Property
 
 #: Skip reasons listed in the terminal; the reports list them all.
 TOP_SKIP_REASONS = 5
@@ -38,8 +51,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     from conformance._runner import clear_stop
 
     clear_stop()
@@ -57,17 +69,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # outside a run (a run writes its partial report itself)
         print("conformance: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
-    except InvalidCatalogue as exc:
+    except ConformanceError as exc:   # a usage error, or an invalid catalogue
         print(f"conformance: {exc}", file=sys.stderr)
+        if not isinstance(exc, InvalidCatalogue):
+            return ExitCode.USAGE
         print("conformance: refusing to run on an invalid catalogue "
               "(run `conformance validate` for the full list)", file=sys.stderr)
         return ExitCode.INVALID_CATALOGUE
-    except UsageError as exc:
-        print(f"conformance: {exc}", file=sys.stderr)
-        return ExitCode.USAGE
-    except ConformanceError as exc:
-        print(f"conformance: {exc}", file=sys.stderr)
-        return ExitCode.USAGE
     finally:
         clear_stop()  # a later in-process run (tests, an API caller) starts afresh
         for sig, handler in previous.items():
@@ -84,30 +92,90 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _whole(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number, ``minimum`` or more."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r}: give {minimum} or more")
+        return value
+    return whole
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage from 0 to 100")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    """``I/N`` with 1 <= I <= N, for --shard."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write the shard as I/N, e.g. 1/2") from None
+    if not 1 <= i <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: I must be between 1 and N")
+    return i, n
+
+
+#: Options several subcommands share, by flag: `add_argument`'s keywords.
+_SHARED: dict[str, dict[str, Any]] = {
+    "--cases": {"type": Path, "metavar": "DIR",
+                "help": "catalogue folder (default: ./cases, else the bundled one)"},
+    "--ruleset": {"action": "append", "default": None, "metavar": "NAME",
+                  "help": "only this ruleset (repeatable)"},
+    "--features": {"action": "store_true",
+                   "help": "also list each case's and property's vocabulary features and the "
+                           "vocabulary version it needs (a property's: from scenarios its "
+                           "generators draw)"},
+    "--format": {"choices": ["text", "github"], "default": None,
+                 "help": "github: also print a GitHub Actions annotation (::error file=...,"
+                         "line=...) per failing item (default: github when "
+                         "GITHUB_ACTIONS=true, else text)"},
+}
+
+
+def _shared(p: argparse.ArgumentParser, *flags: str) -> None:
+    for flag in flags:
+        p.add_argument(flag, **_SHARED[flag])
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="conformance",
         description="Certify a card-game rules engine, rule by rule, against the seed rulebooks.")
-    from conformance import __version__
-
     parser.add_argument("--version", action="version", version=f"conformance {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, run: Callable[[argparse.Namespace], int],
+                helptext: str) -> argparse.ArgumentParser:
+        """A subcommand; ``conformance NAME --help`` starts with what it does."""
+        p = sub.add_parser(name, help=helptext, description=helptext)
+        p.set_defaults(func=run)
+        return p
 
     for name, helptext in (
         ("certify", "run the catalogue and properties against an engine and write reports"),
         ("run", "the same as certify; by habit used without --out to rerun a few items"),
     ):
-        p = sub.add_parser(name, help=helptext, description=helptext)
-        p.add_argument("--engine",
-                       help="NAME[:MUTANT] (a registered engine, e.g. reference) | "
-                            "python:pkg.mod:factory | cmd:<command> (required, except "
-                            "with --list)")
+        p = command(name, _cmd_certify, helptext)
+        p.add_argument("--engine", help="NAME[:MUTANT] (a registered engine, e.g. reference) | "
+                                        "python:pkg.mod:factory | cmd:<command> (required, "
+                                        "except with --list)")
         p.add_argument("--mutant", metavar="NAME",
                        help="certify the engine behaving as one of the mutants it lists "
                             "(`conformance mutants --engine SPEC`)")
         p.add_argument("--out", type=Path, help="folder for report.json, report.md, junit.xml, "
                                                 "report.html, badge.json")
-        _catalogue_options(p)
+        _shared(p, "--cases", "--ruleset")
         p.add_argument("--select", action="append", default=[], metavar="ID",
                        help="only these case/property ids (glob; repeatable)")
         p.add_argument("--rule", action="append", default=[], metavar="RULE",
@@ -151,7 +219,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--shard", type=_shard, metavar="I/N",
                        help="run only the I-th of N shards (by a hash of each item id); the "
                             "N shard reports merged with `conformance merge` are the whole run")
-        p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
+        p.add_argument("--jobs", "-j", type=_whole(1), default=1, metavar="N",
                        help="run the items, then the mutants, in N processes, each with its "
                             "own engine (default 1); the report is the same as with 1")
         p.add_argument("--memory-limit", type=int, metavar="MB",
@@ -173,51 +241,44 @@ def _parser() -> argparse.ArgumentParser:
                             "and features, and run nothing (no --engine needed)")
         p.add_argument("-v", "--verbose", action="store_true",
                        help="one line per item as it finishes: status, id, duration")
-        p.add_argument("--durations", type=_count, metavar="N",
+        p.add_argument("--durations", type=_whole(0), metavar="N",
                        help="list the N slowest items in the summary (0: every item)")
         p.add_argument("--transcript", nargs="?", const=True, type=Path, metavar="DIR",
                        help="write every item's protocol exchange (ID.requests.jsonl and "
                             "ID.replies.jsonl, to replay by hand) into DIR (default: "
                             "--out DIR/transcripts); a failing item's is always written to "
                             "--out DIR/counterexamples")
-        _format_option(p)
-        p.set_defaults(func=_cmd_certify)
+        _shared(p, "--format")
 
-    p = sub.add_parser("validate", help="check the catalogue: schemas, ids, rule references, "
-                                        "coverage")
-    _catalogue_options(p)
-    p.add_argument("--strict", action="store_true",
-                   help="also fail when a rule has no case")
-    _features_option(p)
-    p.set_defaults(func=_cmd_validate)
+    p = command("validate", _cmd_validate,
+                "check the catalogue: schemas, ids, rule references, coverage")
+    _shared(p, "--cases", "--ruleset")
+    p.add_argument("--strict", action="store_true", help="also fail when a rule has no case")
+    _shared(p, "--features")
 
-    p = sub.add_parser("report", help="re-render a stored report.json")
+    p = command("report", _cmd_report, "re-render a stored report.json")
     p.add_argument("report", type=Path, help="a report.json written by certify --out")
     p.add_argument("--format", choices=["json", "md", "html", "junit", "badge", "github"],
                    default="md", help="github: one ::error annotation per failing item")
     p.add_argument("--output", type=Path, help="write here instead of stdout")
-    p.set_defaults(func=_cmd_report)
 
-    p = sub.add_parser("rules", help="print the rule-coverage table")
-    _catalogue_options(p)
+    p = command("rules", _cmd_rules, "print the rule-coverage table")
+    _shared(p, "--cases", "--ruleset")
     p.add_argument("--report", type=Path, help="take statuses from this report.json")
-    _features_option(p)
-    p.set_defaults(func=_cmd_rules)
+    _shared(p, "--features")
 
-    p = sub.add_parser("schema", help="write a ruleset's vocabulary JSON Schema as one "
-                                      "version had it, for engines to validate their inputs")
+    p = command("schema", _cmd_schema, "write a ruleset's vocabulary JSON Schema as one "
+                                       "version had it, for engines to validate their inputs")
     p.add_argument("--ruleset", required=True, metavar="NAME")
-    p.add_argument("--vocabulary", type=_positive, metavar="N",
+    p.add_argument("--vocabulary", type=_whole(1), metavar="N",
                    help="the vocabulary version (default: the latest)")
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for <ruleset>-vocabulary-<N>.json")
-    p.set_defaults(func=_cmd_schema)
 
-    p = sub.add_parser("failures", help="print a report's failures as a known-failures file")
+    p = command("failures", _cmd_failures, "print a report's failures as a known-failures file")
     p.add_argument("report", type=Path, help="a report.json (or the folder holding it)")
-    p.set_defaults(func=_cmd_failures)
 
-    p = sub.add_parser("diff", help="compare two reports: what regressed, what was fixed")
+    p = command("diff", _cmd_diff, "compare two reports: what regressed, what was fixed")
     p.add_argument("old", type=Path, help="the earlier report.json (or its folder): the baseline")
     p.add_argument("new", type=Path, help="the later report.json (or its folder)")
     p.add_argument("--markdown", type=Path, metavar="FILE",
@@ -227,39 +288,36 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-under", type=_percent, metavar="N",
                    help="also exit 1 when NEW has fewer than N percent of the claimed seed "
                         "rules fully checked and passing (as certify --fail-under)")
-    p.set_defaults(func=_cmd_diff)
 
-    p = sub.add_parser("compare", help="engines side by side: rules as rows, engines as "
-                                       "columns, with a pass-rate chart (HTML and Markdown)")
+    p = command("compare", _cmd_compare, "engines side by side: rules as rows, engines as "
+                                         "columns, with a pass-rate chart (HTML and Markdown)")
     p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
                    help="report.json files (or folders holding one); shard reports of one "
                         "engine are merged first")
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for compare.html and compare.md")
-    p.set_defaults(func=_cmd_compare)
 
-    p = sub.add_parser("merge", help="combine the reports of --shard runs into one report "
+    p = command("merge", _cmd_merge, "combine the reports of --shard runs into one report "
                                      "(all formats)")
     p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
                    help="report.json files (or folders holding one) of one engine's shards")
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for the merged report.json, report.md, junit.xml, report.html "
                         "and badge.json")
-    _format_option(p)
-    p.set_defaults(func=_cmd_merge)
+    _shared(p, "--format")
 
-    p = sub.add_parser("mutants", help="list an engine's mutants, or run them "
-                                       "(--run) and print which the suite kills")
-    _catalogue_options(p)
+    p = command("mutants", _cmd_mutants, "list an engine's mutants, or run them "
+                                         "(--run) and print which the suite kills")
+    _shared(p, "--cases", "--ruleset")
     p.add_argument("--engine", default="reference", metavar="SPEC",
                    help="the engine whose mutants to list or run (default: reference)")
     p.add_argument("--run", action="store_true", help="run the suite against every mutant")
     p.add_argument("--profile", choices=sorted(PROFILES), default="quick")
-    p.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N",
+    p.add_argument("--jobs", "-j", type=_whole(1), default=1, metavar="N",
                    help="run the mutants in N processes (default 1)")
-    p.set_defaults(func=_cmd_mutants)
-    p = sub.add_parser("init", help="write an adapter skeleton that certifies at once "
-                                    "(every item skipped until you map it), and the next steps")
+
+    p = command("init", _cmd_init, "write an adapter skeleton that certifies at once "
+                                   "(every item skipped until you map it), and the next steps")
     p.add_argument("folder", type=Path, metavar="DIR", help="where to write it (created)")
     p.add_argument("--lang", choices=["python", "node"], default="python",
                    help="python: an in-process adapter (engine_adapter.py); node: a JSON Lines "
@@ -267,11 +325,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", action="append", default=None, metavar="NAME",
                    help="a ruleset the engine claims (repeatable; default: every installed one)")
     p.add_argument("--force", action="store_true", help="overwrite files already there")
-    p.set_defaults(func=_cmd_init)
 
-    p = sub.add_parser("doctor", help="start the engine and check, in seconds, its hello, "
-                                      "rulesets, one start/act/observe round trip per ruleset "
-                                      "and its stdout; prints a checklist with a fix per problem")
+    p = command("doctor", _cmd_doctor, "start the engine and check, in seconds, its hello, "
+                                       "rulesets, one start/act/observe round trip per ruleset "
+                                       "and its stdout; prints a checklist with a fix per problem")
     p.add_argument("--engine", required=True,
                    help="reference | reference:MUTANT | python:pkg.mod:factory | cmd:<command>")
     p.add_argument("--cases", type=Path, metavar="DIR",
@@ -279,47 +336,42 @@ def _parser() -> argparse.ArgumentParser:
                         "(default: ./cases, else the bundled one)")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="seconds per reply and for the start (default 5)")
-    p.set_defaults(func=_cmd_doctor)
-
-    for choice in sub.choices.values():   # `conformance X --help` starts with what X does
-        choice.description = choice.description or sub._choices_actions[
-            list(sub.choices.values()).index(choice)].help
     return parser
 
 
-def _format_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=["text", "github"], default=None,
-                   help="github: also print a GitHub Actions annotation (::error file=...,"
-                        "line=...) per failing item (default: github when GITHUB_ACTIONS=true, "
-                        "else text)")
+def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
+    """An unknown --ruleset is a usage error (exit 4) before anything runs."""
+    if not rulesets:
+        return
+    if cases is not None and not Path(cases).is_dir():
+        return   # the catalogue's own error names the folder
+    known = _catalogue.catalogue_folders(cases)
+    for name in rulesets:
+        if name not in known:
+            if cases is not None:
+                raise UsageError(f"--ruleset {name!r}: no such ruleset in {cases}; "
+                                 f"choose one of {', '.join(sorted(known)) or '(none)'}")
+            raise UsageError(f"--ruleset {name!r}: {unknown_ruleset(name)}")
 
 
-def _annotate(report: dict[str, Any], fmt: str | None) -> None:
-    """GitHub annotations after the summary, when asked for or under GitHub Actions."""
-    from conformance.report import _github
-
-    if _github.wanted(fmt):
-        sys.stdout.write(_github.render(report))
-
-
-def _features_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--features", action="store_true",
-                   help="also list each case's and property's vocabulary features and the "
-                        "vocabulary version it needs (a property's: from scenarios its "
-                        "generators draw)")
+def _check_out(out: Path) -> None:
+    """--out must be a folder we can write, checked before anything runs."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: is a file, not a folder; name a folder for the reports")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
+                         "name a folder you can write") from None
 
 
-def _catalogue_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cases", type=Path, metavar="DIR",
-                   help="catalogue folder (default: ./cases, else the bundled one)")
-    p.add_argument("--ruleset", action="append", default=None, metavar="NAME",
-                   help="only this ruleset (repeatable)")
-
-
-# -- certify / run --------------------------------------------------------------
+# -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
-    from conformance._certify import RunConfig, certify, exit_status
+    from conformance._certify import RunConfig, certify
     from conformance._runner import Selection
+    from conformance._suite import Suite
 
     if not args.engine and not args.list:
         raise UsageError("the following argument is required: --engine (only --list "
@@ -341,9 +393,6 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                           shard=args.shard)
     suite = None
     if args.last_failed or args.list:
-        from conformance._select import last_failed
-        from conformance._suite import Suite
-
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
             chosen = last_failed(args.out, suite.ids(), args.select)
@@ -352,16 +401,13 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                 selection.select = chosen.select
     if args.list:
         return _list_items(suite, selection, profile)
-    options: dict[str, Any] = {}
-    if args.memory_limit:
-        options["memory_limit_mb"] = args.memory_limit
-    if args.max_reply_bytes:
-        options["max_reply_bytes"] = args.max_reply_bytes
     if args.update_known_failures and not args.known_failures:
         raise UsageError("--update-known-failures re-pins the file given with "
                          "--known-failures FILE; give that too")
     if args.out:
         _check_out(args.out)
+    options = {key: value for key, value in (("memory_limit_mb", args.memory_limit),
+                                             ("max_reply_bytes", args.max_reply_bytes)) if value}
     config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
                        cases_root=args.cases, known_failures=args.known_failures,
                        timeout=args.timeout, engine_options=options,
@@ -370,40 +416,71 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        all_kills=args.all_kills, mutant=args.mutant,
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
-    progress = _Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
-    with _hypothesis_home(), tempfile.TemporaryDirectory(prefix="conformance-") as staging:
+    progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
+    with (tempfile.TemporaryDirectory(prefix="conformance-") as staging,
+          _hypothesis_home(Path(staging))):
         if args.out or args.transcript is not None:
-            from conformance._transcript import TranscriptSink
-
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
         report = certify(config, on_result=progress, on_start=_announce,
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
-        progress.done()
-        _print_outcome(report, durations=args.durations)
-        _annotate(report, args.format)
+        progress.finish()
         # after the reports: writing them empties counterexamples/, where transcripts go too
         place = (None if config.transcripts is None
                  else lambda: _place_transcripts(report, Path(staging), args))
-        if args.out:
-            _write_all(report, args.out, place)
-        elif place is not None:
-            place()
+        return _conclude(report, args.out, args.format, args.durations, place)
+
+
+def _cmd_merge(args: argparse.Namespace) -> int:
+    from conformance._certify import merge_reports
+
+    _check_out(args.out)
+    return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
+                     args.format)
+
+
+def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
+              durations: int | None = None,
+              transcripts: Callable[[], Path | None] | None = None) -> int:
+    """How certify and merge end: the summary, GitHub annotations (when asked for or
+    under GitHub Actions), every report format and the counterexamples in ``out``,
+    then ``transcripts`` places the run's transcripts (returning its --transcript
+    folder, if any); returns the run's exit code."""
+    from conformance._certify import exit_status
+    from conformance.report import _github, left_behind, write_counterexamples, write_reports
+
+    _print_outcome(report, durations=durations)
+    if _github.wanted(fmt):
+        sys.stdout.write(_github.render(report))
+    if not out:
+        if transcripts is not None:
+            transcripts()
+        return exit_status(report)
+    try:
+        written = write_reports(report, out)
+        examples = write_counterexamples(report, out)
+    except OSError as exc:
+        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
+    print(f"reports written: {', '.join(str(p) for p in written.values())}")
+    for path in examples:
+        print(f"counterexample written: {path}")
+    ours = transcripts() if transcripts is not None else None
+    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
+    if others:
+        print(f"also in {out}, not written by this run (left as it was): "
+              f"{', '.join(p.name for p in others)}")
     return exit_status(report)
 
 
 def _list_items(suite: Any, selection: Any, profile: Any) -> int:
     """``--list``: the items the selection holds, in run order; nothing runs."""
-    from conformance._engine import Connection
     from conformance._runner import Runner
-    from conformance._select import list_lines, listed_count
 
     suite.check_filters(selection)
     # a runner never asked to run: the one place that knows which items, in which order
     items = Runner(suite.catalogue, Connection(), "", profile, selection,
                    properties=suite.properties).items()
-    for line in list_lines(items):
+    for line in listing(items):
         print(line)
-    print(listed_count(items))
     return ExitCode.OK
 
 
@@ -411,7 +488,6 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
                        args: argparse.Namespace) -> Path | None:
     """Copy the run's transcripts where they belong and say how to replay one; returns
     the --transcript folder (None without it)."""
-    from conformance._transcript import place, replay_hint
     from conformance.report import safe_filename
 
     every_to = None
@@ -430,172 +506,29 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
 
 
 @contextlib.contextmanager
-def _hypothesis_home() -> Iterator[None]:
+def _hypothesis_home(spare: Path) -> Iterator[None]:
     """Keep Hypothesis's own files (its cache of constants; no example database is
-    used) out of the user's folder: in the suite's cache, or a temporary folder."""
+    used) out of the user's folder: in the suite's cache, else in ``spare``."""
     from hypothesis.configuration import set_hypothesis_home_dir
-
-    from conformance._cache import cache_dir
 
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         yield
         return
-    with contextlib.ExitStack() as stack:
-        home = cache_dir()
-        where = (home / "hypothesis" if home is not None
-                 else Path(stack.enter_context(tempfile.TemporaryDirectory())))
-        set_hypothesis_home_dir(where)
-        try:
-            yield
-        finally:
-            set_hypothesis_home_dir(None)
-
-
-def _write_all(report: dict[str, Any], out: Path,
-               transcripts: Callable[[], Path | None] | None = None) -> None:
-    """Every report format and the counterexamples into ``out``; then ``transcripts``
-    places the run's transcripts (returning its --transcript folder, if any)."""
-    from conformance.report import left_behind, write_counterexamples, write_reports
-
+    set_hypothesis_home_dir((cache_dir() or spare) / "hypothesis")
     try:
-        written = write_reports(report, out)
-        examples = write_counterexamples(report, out)
-    except OSError as exc:
-        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
-    print(f"reports written: {', '.join(str(p) for p in written.values())}")
-    for path in examples:
-        print(f"counterexample written: {path}")
-    ours = transcripts() if transcripts is not None else None
-    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
-    if others:
-        print(f"also in {out}, not written by this run (left as it was): "
-              f"{', '.join(p.name for p in others)}")
+        yield
+    finally:
+        set_hypothesis_home_dir(None)
 
 
-def _shard(text: str) -> tuple[int, int]:
-    """``I/N`` with 1 <= I <= N, for --shard."""
-    try:
-        i, n = (int(x) for x in text.split("/"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write the shard as I/N, e.g. 1/2") from None
-    if not 1 <= i <= n:
-        raise argparse.ArgumentTypeError(f"{text!r}: I must be between 1 and N")
-    return i, n
-
-
-def _percent(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage from 0 to 100")
-    return value
-
-
-def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
-    """An unknown --ruleset is a usage error (exit 4) before anything runs."""
-    from conformance._catalogue import catalogue_folders
-    from conformance._discovery import unknown_ruleset
-
-    if not rulesets:
-        return
-    if cases is not None and not Path(cases).is_dir():
-        return   # the catalogue's own error names the folder
-    known = catalogue_folders(cases)
-    for name in rulesets:
-        if name not in known:
-            if cases is not None:
-                raise UsageError(f"--ruleset {name!r}: no such ruleset in {cases}; "
-                                 f"choose one of {', '.join(sorted(known)) or '(none)'}")
-            raise UsageError(f"--ruleset {name!r}: {unknown_ruleset(name)}")
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
-    return value
-
-
-def _check_out(out: Path) -> None:
-    """--out must be a folder we can write, checked before anything runs."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: is a file, not a folder; name a folder for the reports")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as exc:
-        raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
-                         "name a folder you can write") from None
-
-
-def _announce(catalogue: Any) -> None:
+def _announce(catalogue: Catalogue) -> None:
     print(f"catalogue: {catalogue.where} {catalogue.digest} "
           f"({len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
-
-
-class _Progress:
-    """The run's phases (cases, properties, mutants) as `conformance._progress` shows them."""
-
-    def __init__(self, quiet: bool, together: bool = False, verbose: bool = False) -> None:
-        from conformance._progress import Progress
-
-        self.bar = Progress(quiet=quiet)
-        self.plan: dict[str, int] = {}
-        self.together = together   # --jobs: cases and properties finish interleaved
-        self.verbose = verbose     # -v: a line per item instead of the items' bars
-        self.finished = 0
-
-    def planned(self, plan: dict[str, int]) -> None:
-        self.plan = {**plan, "items": plan["cases"] + plan["properties"]}
-        if not self.verbose:
-            self._enter(self._phase("case" if plan.get("cases") else "property"))
-
-    def _phase(self, kind: str) -> str:
-        return "items" if self.together else "cases" if kind == "case" else "properties"
-
-    def _enter(self, phase: str) -> None:
-        if self.bar.phase != phase:
-            self.bar.start(phase, self.plan.get(phase, 0))
-
-    def __call__(self, result: Result) -> None:
-        if self.verbose:
-            from conformance._progress import item_line
-
-            self.finished += 1
-            print(item_line(result.status, result.id, result.duration, self.finished,
-                            self.plan.get("items", 0)), flush=True)
-            return
-        self._enter(self._phase(result.kind))
-        self.bar.step(result.status)
-
-    def mutant(self, row: dict[str, Any]) -> None:
-        self._enter("mutants")
-        self.bar.step("killed" if row["killed"] else "survived")
-
-    def done(self) -> None:
-        self.bar.finish()
 
 
 def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
     """The terminal summary: the verdict first, each failure once, then the counts
     (after the ``durations`` slowest items, when asked)."""
-    from conformance._verdict import skip_kinds, skip_reasons
     from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
     verdict = report["verdict"]
@@ -637,8 +570,6 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {problem['message']}")
     if durations is not None:
-        from conformance._progress import slowest_lines
-
         print("", *slowest_lines(report["results"], durations), sep="\n")
     mutation = report["mutation"]
     score = (f", mutation score {mutation['score']:.0%} of {len(mutation['mutants'])} mutants"
@@ -673,10 +604,7 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
                                           if first["location"] else ""))
         others = ", ".join(r["id"] for r in same[1:6])
         print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
-        if first["stderr"]:
-            print("  engine stderr (last lines, first item):")
-            for line in first["stderr"].strip().splitlines()[-5:]:
-                print(f"    {line[:200]}")
+        _print_stderr(first["stderr"], "engine stderr (last lines, first item)")
         print(f"  rerun the first: {first['rerun']}")
 
 
@@ -692,11 +620,7 @@ def _print_result(r: dict[str, Any]) -> None:
               f"\n  {' ' * len(m['path'])}  observed {_json(m['observed'])}")
     if len(r["mismatches"]) > 10:
         print(f"  ... and {len(r['mismatches']) - 10} more in report.json")
-    if r["stderr"]:
-        tail = r["stderr"].strip().splitlines()[-5:]
-        print("  engine stderr (last lines):")
-        for line in tail:
-            print(f"    {line[:200]}")
+    _print_stderr(r["stderr"], "engine stderr (last lines)")
     if r["counterexample"]:
         print("  counterexample (YAML case):")
         for line in r["counterexample"].splitlines()[:80]:
@@ -704,19 +628,31 @@ def _print_result(r: dict[str, Any]) -> None:
     print(f"  rerun: {r['rerun']}")
 
 
+def _print_stderr(stderr: str, title: str) -> None:
+    """The last lines of an item's engine stderr, if it wrote any."""
+    if stderr:
+        print(f"  {title}:")
+        for line in stderr.strip().splitlines()[-5:]:
+            print(f"    {line[:200]}")
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)[:200]
 
 
-# -- validate -------------------------------------------------------------------
-def _cmd_validate(args: argparse.Namespace) -> int:
-    from conformance._catalogue import check_default_root, load_catalogue
-
-    check_default_root(args.cases)
+# -- validate / rules / schema ----------------------------------------------------
+def _load_catalogue(args: argparse.Namespace) -> Catalogue:
+    """The catalogue that --cases and --ruleset name; its errors go to stderr."""
+    _catalogue.check_default_root(args.cases)
     check_rulesets(args.cases, args.ruleset)
-    catalogue = load_catalogue(args.cases, args.ruleset)
+    catalogue = _catalogue.load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:
         print(error, file=sys.stderr)
+    return catalogue
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    catalogue = _load_catalogue(args)
     uncovered = catalogue.uncovered()
     for rule in uncovered:
         print(f"{rule.path}:{rule.line}: rule {rule.id} is covered by no case "
@@ -726,57 +662,24 @@ def _cmd_validate(args: argparse.Namespace) -> int:
           f"[{catalogue.where}]")
     if args.features:
         _print_features(catalogue)
-    if catalogue.errors:
-        return ExitCode.INVALID_CATALOGUE
-    if args.strict and uncovered:
-        return ExitCode.INVALID_CATALOGUE
-    return ExitCode.OK
-
-
-# -- report / rules / failures ----------------------------------------------------
-def _report_path(path: Path) -> Path:
-    """A report.json, or a folder of reports holding one."""
-    return path / "report.json" if path.is_dir() else path
-
-
-def _read_report(path: Path) -> dict[str, Any]:
-    """A report.json, checked against the schema: a wrong file is one clear line."""
-    from conformance._report import Report
-
-    return Report.read(path).data
-
-
-def _cmd_report(args: argparse.Namespace) -> int:
-    from conformance.report import render
-
-    report = _read_report(args.report)
-    text = render(report, args.format)
-    if args.output:
-        args.output.write_text(text, "utf-8")
-    else:
-        sys.stdout.write(text)
-    return ExitCode.OK
+    wrong = catalogue.errors or (args.strict and uncovered)
+    return ExitCode.INVALID_CATALOGUE if wrong else ExitCode.OK
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from conformance.report import rule_table
 
-    check_rulesets(args.cases, args.ruleset)
+    catalogue = None
     if args.report:
-        rows = [r for r in _read_report(_report_path(args.report))["rules"]
+        check_rulesets(args.cases, args.ruleset)
+        rows = [r for r in _read_report(args.report)["rules"]
                 if not args.ruleset or r["ruleset"] in args.ruleset]
     else:
-        from conformance._catalogue import check_default_root, load_catalogue
         from conformance._certify import rule_rows
-        from conformance._discovery import properties_for
+        from conformance._mutation import list_mutants
         from conformance._runner import Selection
 
-        check_default_root(args.cases)
-        catalogue = load_catalogue(args.cases, args.ruleset)
-        for error in catalogue.errors:
-            print(error, file=sys.stderr)
-        from conformance._mutation import list_mutants
-
+        catalogue = _load_catalogue(args)
         props = {p.id: list(p.rules) for rs in catalogue.rulesets for p in properties_for(rs)}
         mutants = {"mutants": list_mutants(args.ruleset)}
         rows = rule_rows(catalogue, [], Selection(rulesets=args.ruleset), mutants, props)
@@ -785,32 +688,23 @@ def _cmd_rules(args: argparse.Namespace) -> int:
                 row["status"] = "not run"
     print(rule_table(rows))
     if args.features:
-        from conformance._catalogue import load_catalogue
-
-        _print_features(load_catalogue(args.cases, args.ruleset))
+        _print_features(catalogue or _catalogue.load_catalogue(args.cases, args.ruleset))
     return ExitCode.OK
 
 
 def _print_features(catalogue: Catalogue) -> None:
     """One line per case and property: what it needs, and every feature it uses."""
-    from conformance import vocabulary
-    from conformance._discovery import properties_for
-
     print()
-    items: list[tuple[str, str, tuple[list[str], vocabulary.Needs]]] = [
-        (c.id, c.ruleset, vocabulary.describe(c)) for c in catalogue.cases]
-    items += [(p.id, p.ruleset, vocabulary.sampled(p))
-              for rs in catalogue.rulesets for p in properties_for(rs)]
-    for item_id, ruleset, (used, wanted) in items:
+    items: list[Case | Property] = [*catalogue.cases]
+    items += [p for rs in catalogue.rulesets for p in properties_for(rs)]
+    for item in items:
+        used, wanted = features(item)
         why = f": {wanted.because}" if wanted.because else ""
-        print(f"{item_id} (needs {ruleset} vocabulary {wanted.version}{why}): "
+        print(f"{item.id} (needs {item.ruleset} vocabulary {wanted.version}{why}): "
               f"{', '.join(used) or '-'}")
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from conformance import vocabulary
-    from conformance._discovery import find_ruleset, unknown_ruleset
-
     if find_ruleset(args.ruleset) is None:
         raise UsageError(unknown_ruleset(args.ruleset))
     latest = vocabulary.history(args.ruleset).latest
@@ -827,10 +721,31 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _cmd_failures(args: argparse.Namespace) -> int:
-    from conformance._knownfail import failures_list, pin_of
+# -- report / failures / diff / compare -------------------------------------------
+def _report_path(path: Path) -> Path:
+    """A report.json, or a folder of reports holding one."""
+    return path / "report.json" if path.is_dir() else path
 
-    report = _read_report(_report_path(args.report))
+
+def _read_report(path: Path) -> dict[str, Any]:
+    """The report.json at ``path`` (or in that folder), checked against the schema: a
+    wrong file is one clear line."""
+    return Report.read(_report_path(path)).data
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from conformance.report import render
+
+    text = render(Report.read(args.report).data, args.format)   # a file, not a folder
+    if args.output:
+        args.output.write_text(text, "utf-8")
+    else:
+        sys.stdout.write(text)
+    return ExitCode.OK
+
+
+def _cmd_failures(args: argparse.Namespace) -> int:
+    report = _read_report(args.report)
     sys.stdout.write(failures_list(report["results"], pin_of(report)))
     return ExitCode.OK
 
@@ -842,9 +757,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     --strict-readings, comparisons with the reference engine) are listed as
     information and never make the diff fail.
     """
-    from conformance._verdict import counts, group
-
-    old, new = (_read_report(_report_path(p)) for p in (args.old, args.new))
+    old, new = _read_report(args.old), _read_report(args.new)
     warnings = _diff_warnings(old, new)
     for warning in warnings:
         print(f"warning: {warning}")
@@ -872,12 +785,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     lines = [(title, item, before.get(item, "-"), after.get(item, "-"))
              for title, ids in groups.items() for item in sorted(ids)]
     old_rules = {r["id"]: r["status"] for r in old["rules"]}
-    rule_changes = []
-    for rule in new["rules"]:
-        was = old_rules.get(rule["id"])
-        if was is not None and was != rule["status"]:
-            kind = "rule" if group(rule["kind"]) == "seed" else group(rule["kind"])
-            rule_changes.append((kind, rule["id"], was, rule["status"]))
+    rule_changes = [(_rule_kind(r["kind"]), r["id"], old_rules[r["id"]], r["status"])
+                    for r in new["rules"]   # a rule new in NEW is no change
+                    if old_rules.get(r["id"], r["status"]) != r["status"]]
     for title, item, was, now in lines:
         print(f"{title}: {item} ({was} -> {now})")
     for kind, rule_id, was, now in rule_changes:
@@ -896,17 +806,19 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         warnings.append(f"coverage {percent:g}% is below --fail-under {args.fail_under:g}")
         worse = True
     if args.markdown:
-        _write_diff_markdown(args.markdown, args.old, args.new, lines, rule_changes, tally,
-                             regressions=len(groups["regressed"] + groups["new and failing"]),
-                             lost=groups["lost coverage"], warnings=warnings,
-                             lost_counts=not args.allow_lost_coverage)
+        regressions = len(groups["regressed"] + groups["new and failing"] + lost)
+        _write_diff_markdown(args, regressions, groups["lost coverage"], warnings, tally,
+                             [("change | item", lines), ("kind | rule", rule_changes)])
     return ExitCode.FAILURES if worse else ExitCode.OK
+
+
+def _rule_kind(kind: str) -> str:
+    """How diff names a rule of this kind: ``rule`` (a seed rule), ``reading`` or ``context``."""
+    return "rule" if group(kind) == "seed" else group(kind)
 
 
 def _diff_warnings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """What makes two reports not like for like: another engine, catalogue or filters."""
-    from conformance._verdict import filters_applied
-
     warnings = []
     for what, get in (("engines", lambda r: r["engine"].get("name") or r["engine"]["spec"]),
                       ("catalogue digests", lambda r: r["suite"]["catalogue_digest"]),
@@ -917,64 +829,45 @@ def _diff_warnings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def _write_diff_markdown(path: Path, old: Path, new: Path, lines: Sequence[tuple[Any, ...]],
-                         rule_changes: Sequence[tuple[Any, ...]], tally: str,
-                         regressions: int, lost: list[str], warnings: list[str],
-                         lost_counts: bool) -> None:
+def _write_diff_markdown(args: argparse.Namespace, regressions: int, lost: list[str],
+                         warnings: list[str], tally: str,
+                         tables: Sequence[tuple[str, Sequence[tuple[Any, ...]]]]) -> None:
     """The diff for a CI job summary: the outcome first, then what changed."""
     from conformance.report._markdown import inline
 
-    regressions += len(lost) if lost_counts else 0
-    head = (f"**{regressions} regression(s)**" if regressions
-            else "**No regressions**")
+    head = f"**{regressions} regression(s)**" if regressions else "**No regressions**"
     out = ["## Conformance diff", ""]
     out += [f"> **Warning:** {inline(w, 1000)}" for w in warnings]
-    out += ["", f"{head} against `{inline(str(old))}` "
-            f"(new: `{inline(str(new))}`): {tally}.", ""]
+    out += ["", f"{head} against `{inline(str(args.old))}` "
+            f"(new: `{inline(str(args.new))}`): {tally}.", ""]
     if lost:
-        how = ("a regression" if lost_counts
-               else "allowed by --allow-lost-coverage")
+        how = "allowed by --allow-lost-coverage" if args.allow_lost_coverage else "a regression"
         out += [f"### Lost coverage ({len(lost)} item(s), {how})", "",
                 "Items that passed before and no longer ran (skipped, or gone from the new "
                 "report):", ""]
         out += [f"- `{inline(i)}`" for i in sorted(lost)]
         out.append("")
-    if lines:
-        out += ["| change | item | before | after |", "|---|---|---|---|"]
-        out += [f"| {inline(t)} | `{inline(i)}` | {w} | {n} |" for t, i, w, n in lines]
-        out.append("")
-    if rule_changes:
-        out += ["| kind | rule | before | after |", "|---|---|---|---|"]
-        out += [f"| {k} | `{inline(r)}` | {w} | {n} |" for k, r, w, n in rule_changes]
-        out.append("")
+    for columns, rows in tables:
+        if rows:
+            out += [f"| {columns} | before | after |", "|---|---|---|---|"]
+            out += [f"| {inline(a)} | `{inline(b)}` | {w} | {n} |" for a, b, w, n in rows]
+            out.append("")
     try:
-        path.write_text("\n".join(out), "utf-8")
+        args.markdown.write_text("\n".join(out), "utf-8")
     except OSError as exc:
-        raise UsageError(f"--markdown {path}: cannot write there ({exc})") from None
+        raise UsageError(f"--markdown {args.markdown}: cannot write there ({exc})") from None
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from conformance.report import _compare
 
-    reports = [(str(_report_path(p)), _read_report(_report_path(p))) for p in args.reports]
-    written = _compare.write(_compare.compare(reports), args.out)
-    for path in written:
+    reports = [(str(_report_path(p)), _read_report(p)) for p in args.reports]
+    for path in _compare.write(_compare.compare(reports), args.out):
         print(f"wrote {path}")
     return ExitCode.OK
 
 
-def _cmd_merge(args: argparse.Namespace) -> int:
-    from conformance._certify import exit_status, merge_reports
-
-    _check_out(args.out)
-    reports = [_read_report(_report_path(p)) for p in args.reports]
-    merged = merge_reports(reports)
-    _print_outcome(merged)
-    _annotate(merged, args.format)
-    _write_all(merged, args.out)
-    return exit_status(merged)
-
-
+# -- mutants / doctor / init --------------------------------------------------------
 def _cmd_mutants(args: argparse.Namespace) -> int:
     from conformance._mutation import list_mutants, run_mutants
 
@@ -1003,23 +896,17 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from conformance._doctor import diagnose, exit_code, report
-
-    doctor = diagnose(args.engine, timeout=args.timeout, cases_root=args.cases)
-    sys.stdout.write(report(doctor))
-    return exit_code(doctor)
+    doctor = _doctor.diagnose(args.engine, timeout=args.timeout, cases_root=args.cases)
+    sys.stdout.write(_doctor.report(doctor))
+    return ExitCode.FAILURES if doctor.problems else ExitCode.OK
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from conformance._discovery import ruleset_names
-    from conformance._errors import did_you_mean
-    from conformance._init import LANGUAGES, init
-
     installed = ruleset_names()
     rulesets = args.ruleset or installed
     for name in rulesets:
         if name not in installed:
-            guess = did_you_mean(name, installed)
+            guess = _errors.did_you_mean(name, installed)
             raise UsageError(f"--ruleset {name!r}: not installed (installed: "
                              f"{', '.join(installed) or 'none'}){'; ' + guess if guess else ''}")
     written = init(args.folder, args.lang, list(dict.fromkeys(rulesets)), force=args.force)

@@ -1,11 +1,9 @@
 """``conformance doctor --engine SPEC``: is the engine wired up right?  In seconds.
 
-Bowtie's smoke test for card engines: start the engine, say hello, check what
-it claims, play one tiny game per claimed ruleset (the first case of that
-ruleset's catalogue: start, its first action, observe) and watch stdout for
-anything but protocol replies.  It prints a checklist, one line per check,
-with a ``fix:`` line under each problem, and exits 0 when nothing is wrong.
-A skipped start or action is not a problem: a new engine maps nothing yet.
+Bowtie's smoke test for card engines: hello, the claimed rulesets, one tiny game
+per ruleset (its catalogue's first case: start, first action, observe) and a clean
+stdout, as a checklist with a ``fix:`` line per problem; exit 0 when nothing is
+wrong.  A skipped start or action is no problem: a new engine maps nothing yet.
 """
 
 from __future__ import annotations
@@ -18,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conformance._catalogue import load_catalogue
+from conformance._discovery import ruleset_names
 from conformance._engine import (
     PROTOCOL_VERSION,
     AdapterRaised,
@@ -27,7 +27,7 @@ from conformance._engine import (
     ProtocolViolation,
     Unsupported,
 )
-from conformance._errors import ExitCode, did_you_mean
+from conformance._errors import did_you_mean
 
 OK, SKIP, BAD = "✓", "–", "✗"
 
@@ -126,8 +126,6 @@ def _check_hello(doctor: Doctor, hello: dict[str, Any]) -> None:
 
 def _known_claims(doctor: Doctor, hello: dict[str, Any]) -> list[str]:
     """The claimed rulesets that are installed; a problem for each that is not."""
-    from conformance._discovery import ruleset_names
-
     installed = ruleset_names()
     claimed = list(hello["rulesets"])
     if not claimed:
@@ -147,13 +145,11 @@ def _known_claims(doctor: Doctor, hello: dict[str, Any]) -> list[str]:
 
 def _round_trip(doctor: Doctor, engine: Engine, ruleset: str, cases_root: Path | None) -> None:
     """start, the first action and observe, on the first case of ``ruleset``."""
-    from conformance._catalogue import load_catalogue
-
-    cases = [c for c in load_catalogue(cases_root, [ruleset]).cases if c.ruleset == ruleset]
-    if not cases:
+    cases = load_catalogue(cases_root, [ruleset]).cases
+    case = next((c for c in cases if c.ruleset == ruleset), None)
+    if case is None:
         doctor.add(SKIP, f"{ruleset}: the catalogue has no case to play")
         return
-    case = cases[0]
     action = next((s["do"] for s in case.steps if "do" in s), None)
     started, _ = doctor.call(f"{ruleset}: start (setup of {case.id})",
                              lambda: engine.start(ruleset, case.setup))
@@ -175,14 +171,9 @@ def report(doctor: Doctor) -> str:
         lines.append(f"  {check.mark} {check.what}")
         if check.fix:
             lines.append(f"      fix: {check.fix}")
-        for line in check.detail.splitlines():
-            lines.append(f"      | {line[:200]}")
+        lines += [f"      | {line[:200]}" for line in check.detail.splitlines()]
     problems = doctor.problems
     lines.append(f"{problems} problem(s): fix them, then run doctor again" if problems else
                  f"no problems: certify it (conformance certify --engine "
                  f"{shlex.quote(doctor.spec)} --out out/)")
     return "\n".join(lines) + "\n"
-
-
-def exit_code(doctor: Doctor) -> int:
-    return ExitCode.FAILURES if doctor.problems else ExitCode.OK

@@ -37,25 +37,18 @@ LANGUAGES = {
 #: The one line of each template that names the claimed rulesets.
 _RULESETS_LINE = re.compile(r"^((?:const )?RULESETS = )\[[^\]]*\]", re.MULTILINE)
 
-NEXT_STEPS = "CONFORMANCE.md"
-
-
-def template(name: str) -> str:
-    """A template's text, from the installed package."""
-    return resources.files("conformance").joinpath("templates", name).read_text("utf-8")
-
 
 def init(folder: Path, lang: str, rulesets: list[str], *, force: bool = False) -> list[Path]:
     """Write the ``lang`` skeleton claiming ``rulesets`` and the next-steps note into
     ``folder``; returns the paths written.  Existing files are kept unless ``force``."""
     language = LANGUAGES[lang]
-    text = template(language.template)
+    text = (resources.files("conformance") / "templates" / language.template).read_text("utf-8")
     claimed = json.dumps(rulesets)
     text, n = _RULESETS_LINE.subn(lambda m: m.group(1) + claimed, text, count=1)
     if n != 1:   # a broken install, not a user error
         raise RuntimeError(f"template {language.template} has no RULESETS line")
     files = {folder / language.filename: text,
-             folder / NEXT_STEPS: next_steps(language, rulesets)}
+             folder / "CONFORMANCE.md": next_steps(language, rulesets)}
     existing = [p for p in files if p.exists()]
     if existing and not force:
         raise UsageError(f"{', '.join(str(p) for p in existing)} already exist(s); "

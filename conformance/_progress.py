@@ -12,19 +12,55 @@ import sys
 import time
 from typing import Any, TextIO
 
+from conformance._results import Result
+
 BAR = 24
 
 
 class Progress:
+    """The phases of a run; `planned`, the call and `mutant` are `certify`'s callbacks."""
+
     def __init__(self, stream: TextIO | None = None, quiet: bool = False,
-                 tty: bool | None = None) -> None:
+                 tty: bool | None = None, *, together: bool = False,
+                 verbose: bool = False) -> None:
         self.stream = stream or sys.stdout
         self.quiet = quiet
         self.tty = self.stream.isatty() if tty is None else tty
+        self.together = together   # --jobs: cases and properties finish interleaved
+        self.verbose = verbose     # -v: a line per item instead of the items' bars
+        self.plan: dict[str, int] = {}
         self.phase = ""
-        self.total = self.done = 0
+        self.total = self.done = self.finished = 0
         self.counts: dict[str, int] = {}
-        self.began = self.drawn = 0.0
+        self.began = 0.0
+
+    def planned(self, plan: dict[str, int]) -> None:
+        self.plan = {**plan, "items": plan["cases"] + plan["properties"]}
+        if not self.verbose:
+            self._enter(self._phase("case" if plan.get("cases") else "property"))
+
+    def _phase(self, kind: str) -> str:
+        return "items" if self.together else "cases" if kind == "case" else "properties"
+
+    def _enter(self, phase: str) -> None:
+        if self.phase != phase:
+            self.start(phase, self.plan.get(phase, 0))
+
+    def __call__(self, result: Result) -> None:
+        if not self.verbose:
+            self._enter(self._phase(result.kind))
+            self.step(result.status)
+            return
+        # -v: status, id, duration and how far the run is
+        self.finished += 1
+        total = self.plan.get("items", 0)
+        where = f"  [{self.finished}/{total}]" if total else ""
+        print(f"{result.status.upper():5}  {result.id}  {result.duration:.2f}s{where}",
+              file=self.stream, flush=True)
+
+    def mutant(self, row: dict[str, Any]) -> None:
+        self._enter("mutants")
+        self.step("killed" if row["killed"] else "survived")
 
     def start(self, phase: str, total: int) -> None:
         """Begin a phase of ``total`` items (ending the one before)."""
@@ -60,14 +96,12 @@ class Progress:
         self.phase = ""
 
     def _draw(self) -> None:
-        self.drawn = time.monotonic()
-        total = max(self.total, 1)
-        filled = BAR * self.done // total
+        filled = BAR * self.done // max(self.total, 1)
         bar = "#" * filled + "." * (BAR - filled)
         bad = sum(n for k, n in self.counts.items() if k in ("fail", "error", "survived"))
         left = ""
         if 0 < self.done < self.total:
-            per_item = (self.drawn - self.began) / self.done
+            per_item = (time.monotonic() - self.began) / self.done
             left = f", ~{_clock(per_item * (self.total - self.done))} left"
         trouble = f", {bad} not passing" if bad else ""
         self.stream.write(f"\r{self.phase:<10} [{bar}] {self.done}/{self.total}"
@@ -78,12 +112,6 @@ class Progress:
 def _clock(seconds: float) -> str:
     seconds = int(seconds + 0.5)
     return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def item_line(status: str, item_id: str, duration: float, done: int, total: int) -> str:
-    """``-v``: one item as it finishes: status, id, duration and how far the run is."""
-    where = f"  [{done}/{total}]" if total else ""
-    return f"{status.upper():5}  {item_id}  {duration:.2f}s{where}"
 
 
 #: ``--durations``: shorter than this is not worth a line (pytest hides them too).

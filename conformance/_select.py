@@ -12,15 +12,16 @@ import dataclasses
 import fnmatch
 import glob
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from conformance import vocabulary
+from conformance._catalogue import Case
 from conformance._results import Result
 from conformance._verdict import counts
 
 if TYPE_CHECKING:
-    from conformance._catalogue import Case
     from conformance._knownfail import KnownFailures
     from conformance._properties import Property
 
@@ -44,26 +45,27 @@ def last_failed(out: Path, known_ids: Sequence[str], patterns: Sequence[str]) ->
     As pytest does, a missing report, or one with nothing failing, runs
     everything (with a note saying so) rather than nothing.
     """
+    def everything(why: str) -> LastFailed:
+        return LastFailed(None, f"--last-failed: {why}; running everything")
+
     path = out / "report.json"
     try:
         report = json.loads(path.read_text("utf-8"))
         previous = [r["id"] for r in report["results"] if r["status"] in NOT_PASSING]
     except FileNotFoundError:
-        return LastFailed(None, f"--last-failed: no previous report in {path}; "
-                                "running everything")
+        return everything(f"no previous report in {path}")
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return LastFailed(None, f"--last-failed: cannot read the previous report {path} "
-                                f"({exc}); running everything")
+        return everything(f"cannot read the previous report {path} ({exc})")
     if not previous:
-        return LastFailed(None, f"--last-failed: nothing failed in {path}; running everything")
+        return everything(f"nothing failed in {path}")
     known = set(known_ids)
     wanted = [i for i in previous if i in known
               and (not patterns or any(fnmatch.fnmatchcase(i, p) for p in patterns))]
     gone = [i for i in previous if i not in known]
     left = f" ({len(gone)} no longer in the catalogue: {', '.join(gone[:3])})" if gone else ""
     if not wanted:
-        return LastFailed(None, f"--last-failed: none of the {len(previous)} item(s) that "
-                                f"failed in {path} is selected{left}; running everything")
+        return everything(f"none of the {len(previous)} item(s) that failed in {path} "
+                          f"is selected{left}")
     # ids are matched as globs: escape them, so `[` or `*` in an id matches only itself
     return LastFailed([glob.escape(i) for i in wanted],
                       f"--last-failed: rerunning the {len(wanted)} item(s) that failed or "
@@ -80,24 +82,17 @@ def stops_run(result: Result, known: KnownFailures | None, strict: bool) -> bool
     return known is None or not known.matches(result.id)
 
 
-def list_lines(items: Iterable[Case | Property]) -> list[str]:
-    """``--list``: one line per item that would run, with its rules and the vocabulary
-    features it uses (a property's: from scenarios its generators draw)."""
-    from conformance import vocabulary
-    from conformance._catalogue import Case
-
-    lines = []
-    for item in items:
-        used, _ = vocabulary.describe(item) if isinstance(item, Case) else vocabulary.sampled(item)
-        lines.append(f"{item.id}  [rules: {', '.join(item.rules)}]  "
-                     f"[features: {', '.join(used) or '-'}]")
-    return lines
+def features(item: Case | Property) -> tuple[list[str], vocabulary.Needs]:
+    """The vocabulary features ``item`` uses and the vocabulary version it needs (a
+    property's: from scenarios its generators draw)."""
+    return vocabulary.describe(item) if isinstance(item, Case) else vocabulary.sampled(item)
 
 
-def listed_count(items: Sequence[Any]) -> str:
-    """The line after ``--list``, in pytest's words: how many items were collected."""
-    from conformance._catalogue import Case
-
+def listing(items: Sequence[Case | Property]) -> list[str]:
+    """``--list``: one line per item that would run, with its rules and features, then
+    how many items were collected, in pytest's words."""
+    lines = [f"{item.id}  [rules: {', '.join(item.rules)}]  "
+             f"[features: {', '.join(features(item)[0]) or '-'}]" for item in items]
     cases = sum(isinstance(i, Case) for i in items)
-    return (f"{len(items)} item(s) would run ({cases} cases, {len(items) - cases} properties); "
-            "nothing was run")
+    return [*lines, f"{len(items)} item(s) would run ({cases} cases, "
+                    f"{len(items) - cases} properties); nothing was run"]
