@@ -236,6 +236,26 @@ def cast(game: Game, obj: Obj, caster: str, pay: dict[str, int], flashback: bool
     game.emit("cast", card=obj.id, player=caster, **{"from": origin_zone})
 
 
+def pay_automatically(game: Game, player: str, cost: dict[str, int]) -> None:
+    """An activated ability's mana cost, paid from the pool without a `pay` (vocabulary
+    3): each coloured symbol by its type, generic mana by what is left, colourless first
+    then W U B R G.  The cases give a pool that pays the cost one way only."""
+    pool = game.mana[player]
+    if any(pool.get(t, 0) < cost.get(t, 0) for t in MANA_TYPES):
+        raise Rejected(f"{player}'s mana pool {pool} cannot pay {cost}")
+    rest = dict(pool)
+    for t in MANA_TYPES:
+        rest[t] -= cost.get(t, 0)
+    generic = cost.get("generic", 0)
+    if sum(rest.values()) < generic:
+        raise Rejected(f"{player}'s mana pool {pool} cannot pay {cost}")
+    for t in ("C", "W", "U", "B", "R", "G"):
+        take = min(generic, rest[t])
+        rest[t] -= take
+        generic -= take
+    game.mana[player] = rest
+
+
 def observed_cost(game: Game, obj: Obj) -> dict[str, Any]:
     """The mana cost characteristic as a player sees it."""
     if obj.zone in game.rules.cost_change_visible_in:

@@ -12,7 +12,8 @@ from typing import Any
 
 from conformance import Unsupported
 from reference_engine._mutant import Mutant
-from reference_engine.mtg import casting, characteristics, prevention, resolution, rules
+from reference_engine.mtg import (casting, characteristics, combat, prevention, resolution,
+                                  rules)
 from reference_engine.mtg.instructions import Context, apply
 from reference_engine.mtg.model import PLAYERS, ZONES, Obj
 from reference_engine.mtg.state import Game, Rejected
@@ -43,11 +44,16 @@ def do_activate(game: Game, action: dict[str, Any]) -> None:
     index = action.get("ability", 0)
     if not 0 <= index < len(texts):
         raise Rejected(f"{obj.id} has no activated ability #{index}")
+    text = texts[index]
+    if isinstance(text, dict):                # version 3: {cost, effect}
+        casting.pay_automatically(game, by, mana(text["cost"], "activated/cost",
+                                                 frozenset({"generic"})))
+        text = text["effect"]
     new_id = str(action["as"])
     if new_id in game.objects or new_id in PLAYERS:
         raise Unsupported(f"activate/as: id {new_id!r} is already used")
     ability = Obj(id=new_id, owner=by, zone="stack", controller=by, ability_of=obj.id,
-                  source_incarnation=obj.incarnation, effect=list(texts[index]))
+                  source_incarnation=obj.incarnation, effect=list(text))
     game.objects[new_id] = ability
     game.stack.append(new_id)
     game.emit("activated", card=obj.id, ability=new_id, player=by)
@@ -55,7 +61,17 @@ def do_activate(game: Game, action: dict[str, Any]) -> None:
 
 def do_resolve(game: Game, action: dict[str, Any]) -> None:
     need(action["resolve"] == "top", "resolve: the only form is {resolve: top}")
-    resolution.resolve_top(game)
+    choice = action.get("choose")
+    resolution.resolve_top(game, None if choice is None else str(choice))
+
+
+def do_attack(game: Game, action: dict[str, Any]) -> None:
+    combat.declare_attackers(game, _player(action["by"], "attack/by"), action["attack"])
+
+
+def do_step(game: Game, action: dict[str, Any]) -> None:
+    need(action["step"] == "combat_damage", "step: the only form is {step: combat_damage}")
+    combat.combat_damage(game)
 
 
 def do_damage(game: Game, action: dict[str, Any]) -> None:
@@ -85,7 +101,9 @@ def do_apply(game: Game, action: dict[str, Any]) -> None:
 ACTIONS: dict[str, tuple[frozenset[str], Callable[[Game, dict[str, Any]], None]]] = {
     "cast": (frozenset({"by", "pay", "flashback"}), do_cast),
     "activate": (frozenset({"by", "ability", "as"}), do_activate),
-    "resolve": (frozenset(), do_resolve),
+    "resolve": (frozenset({"choose"}), do_resolve),
+    "attack": (frozenset({"by"}), do_attack),
+    "step": (frozenset(), do_step),
     "damage": (frozenset(), do_damage),
     "move": (frozenset({"to"}), do_move),
     "apply": (frozenset(), do_apply),

@@ -64,6 +64,7 @@ class Context(NamedTuple):
     source: str | None                 # the source's id
     source_obj: Obj | None = None      # the source as the effect refers to it, when that is
                                        # not the card now (an ability whose source left)
+    choice: str | None = None          # what the controller chose as the text resolved
 
 
 def _count(game: Game, rule: Callable[[int, int], int], asked: int, available: int) -> int:
@@ -117,6 +118,10 @@ def grant(game: Game, ctx: Context, args: Any) -> None:
 
 
 def shield(game: Game, ctx: Context, args: dict[str, Any]) -> None:
+    if args.get("your_choice"):   # 609.7a: the source is chosen as the effect is created
+        if ctx.choice is None:
+            raise Rejected("the text asks for a source of your choice: resolve with choose")
+        args = {**{k: v for k, v in args.items() if k != "your_choice"}, "choose": ctx.choice}
     prevention.create_shield(game, ctx.controller, args)
 
 
@@ -139,6 +144,18 @@ OPERATIONS: dict[str, Callable[[Game, Context, Any], None]] = {
     "cost_change": cost_change, "grant": grant, "shield": shield,
     "compare_life": compare_life,
 }
+
+
+def asks_for_choice(parts: list[dict[str, Any]]) -> bool:
+    """Whether a text asks its controller to choose as it resolves (vocabulary 3)."""
+    for part in parts:
+        (op, args), = part.items()
+        if op == "shield" and args.get("your_choice"):
+            return True
+        if op == "compare_life" and any(asks_for_choice(args.get(k, []))
+                                        for k in ("more", "tie")):
+            return True
+    return False
 
 
 def apply(game: Game, ctx: Context, parts: list[dict[str, Any]]) -> None:

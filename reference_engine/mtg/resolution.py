@@ -54,17 +54,22 @@ def after_cast(game: Game, obj: Obj) -> None:
         instructions.apply(game, instructions.Context(obj.controller, obj.id), spell_text(obj))
 
 
-def resolve_top(game: Game) -> None:
+def resolve_top(game: Game, choice: str | None = None) -> None:
+    """Resolve the top of the stack; ``choice`` is what its text asks the controller to
+    choose as it resolves (a source of your choice, vocabulary 3)."""
     if not game.stack:
         raise Rejected("the stack is empty")
     obj = game.objects[game.stack[-1]]
+    text = obj.effect if obj.ability_of is not None else spell_text(obj)
+    if choice is not None and not instructions.asks_for_choice(text):
+        raise Rejected(f"{obj.id}'s text asks for no choice (resolve without choose)")
     game.emit("resolved", card=obj.id)
     if obj.ability_of is not None:
         game.stack.pop()
         del game.objects[obj.id]
         source = game.rules.ability_source(game, obj)
-        instructions.apply(game, instructions.Context(obj.controller, obj.ability_of, source),
-                           obj.effect)
+        instructions.apply(game, instructions.Context(obj.controller, obj.ability_of, source,
+                                                      choice), obj.effect)
         return
     if PERMANENT_TYPES & set(obj.types):
         old = obj.incarnation
@@ -72,7 +77,8 @@ def resolve_top(game: Game) -> None:
         prevention.spell_became_permanent(game, obj, old)
         return
     if game.rules.effects_at_resolution(game, obj):
-        instructions.apply(game, instructions.Context(obj.controller, obj.id), spell_text(obj))
+        instructions.apply(game, instructions.Context(obj.controller, obj.id, None, choice),
+                           spell_text(obj))
     if obj.zone != "stack":
         return
     where = "exile" if obj.cast_with_flashback else "graveyard"   # 702.34 (context)

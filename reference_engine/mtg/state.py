@@ -38,6 +38,9 @@ class Game(Bookkeeping):
         self.shields: list[Shield] = []
         self.last_known: dict[tuple[str, int], Obj] = {}   # (id, incarnation) -> as it last was
         self.events: list[dict[str, Any]] = []
+        #: Declared attackers as (id, incarnation); None: none declared this turn, []: their
+        #: combat damage is done.
+        self.attackers: list[tuple[str, int]] | None = None
         self._clock = 0
 
     def obj(self, oid: Any, what: str) -> Obj:

@@ -27,6 +27,9 @@ SENTENCES = [
     ({"shield": {"to": "self", "from": {"type": "creature"}, "amount": 3}},
      "Prevent the next 3 damage that creatures would deal to you this turn."),
     ({"grant": "flash"}, "You may cast spells this turn as though they had flash."),
+    ({"shield": {"to": "self", "your_choice": True}},
+     "The next time a source of your choice would deal damage to you this turn, prevent that "
+     "damage."),
 ]
 
 
@@ -41,6 +44,13 @@ def test_statics_read_as_real_cards_do():
         oracle.real_cards()["Sphere of Resistance"]["text"]
     assert oracle.static_text({"grant": "flash"}) == \
         oracle.real_cards()["Vedalken Orrery"]["text"]
+
+
+def test_an_activated_ability_is_written_with_its_cost():
+    text = [{"shield": {"to": "self", "your_choice": True, "from": {"color": "red"}}}]
+    assert oracle.ability_text({"activated": {"cost": {"generic": 1}, "effect": text}}) == \
+        oracle.real_cards()["Circle of Protection: Red"]["text"]
+    assert oracle.ability_text({"activated": text}).startswith("{0}: The next time")
 
 
 def test_mana_symbols_drop_zero_entries():

@@ -190,7 +190,7 @@ def _shield(args: dict[str, Any]) -> str:
         "target opponent" if args["to"] == "opponent" else "target creature")
     amount = args.get("amount", "all")
     source = _source_filter(args.get("from"))
-    chosen = args.get("choose") is not None
+    chosen = args.get("choose") is not None or bool(args.get("your_choice"))
     if amount == "all":
         of_choice = " of your choice" if chosen else ""
         return (f"The next time {_article(source)} {source}{of_choice} would deal damage to "
@@ -273,8 +273,8 @@ def _line_order(ability: dict[str, Any]) -> int:
 
 
 def ability_text(ability: dict[str, Any], name: str = "~") -> str:
-    """One ABILITY as one line of rules text.  An activated ability has no cost in the
-    vocabulary; it is written with the cost {0}."""
+    """One ABILITY as one line of rules text.  An activated ability written without a
+    cost (vocabulary 1) is written with the cost {0}."""
     (kind, body), = ((k, v) for k, v in ability.items() if k != "cost")
     if kind == "keyword":
         if body in ("flash", "haste"):
@@ -285,6 +285,8 @@ def ability_text(ability: dict[str, Any], name: str = "~") -> str:
     if kind == "spell":
         return effect_text(body, name)
     if kind == "activated":
+        if isinstance(body, dict):              # {cost, effect} (vocabulary 3)
+            return f"{mana_symbols(body['cost']) or '{0}'}: {effect_text(body['effect'], name)}"
         return f"{{0}}: {effect_text(body, name)}"
     if kind == "static":
         return static_text(body)
