@@ -11,10 +11,11 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
   with every object in its owner's deck, keeps both hands, and then puts each
   object where the setup says by editing the game's state dict (``game.state()``)
   and resuming it (``Engine.load_game``): zones, life, mana pool, phase;
-- **actions**: real game actions where the vocabulary has them (cast, activate,
-  pass priority to resolve); a harness-only action (``apply``, ``damage``) is
+- **actions**: real game actions where the vocabulary has them (cast, activate and
+  pay, pass priority to resolve and answer its choice, declare attackers, pass to the
+  combat damage step; mtg vocabulary 3); a harness-only action (``apply``, ``damage``) is
   played as an activated ability ``{0}: <text>`` the adapter adds to its source
-  (or, with no source, as a {0} instant cast by its controller), so phase.rs's own
+  (or, with no source, to an enchantment of its controller's), so phase.rs's own
   rules decide what it does.  Targets and choices phase.rs prompts for are answered
   from the action (its ``choose``, its card);
 - **observations** are read back from the state; events from phase.rs's events.
@@ -170,13 +171,14 @@ class PhaseEngine:
         self._board: dict[str, Any] | None = None   # `start`'s board, loaded when first used
         self._rebuild: Any = None         # builds `start`'s board again (a refused action)
         self.active = 0                          # the case's active player (setup `active`)
+        self.attackers: list[str] | None = None  # declared this turn (`attack`)
 
     # -- protocol -----------------------------------------------------------------------------
 
     def hello(self) -> dict[str, Any]:
         from importlib.metadata import version
         return {"name": "phase.rs (phase-python)", "version": version("phase-python"),
-                "rulesets": ["mtg"], "capabilities": {}}
+                "rulesets": ["mtg"], "vocabulary": {"mtg": 3}, "capabilities": {}}
 
     def close(self) -> None:
         self._game = self._board = None
@@ -198,6 +200,7 @@ class PhaseEngine:
             raise Unsupported(f"setup keys {sorted(unknown)} are not mapped",
                               kind="not-mapped")
         self.ids, self.names, self.stack_ids, self.ability_of = {}, {}, {}, {}
+        self.attackers = None
         self._seen = self._loaded = self._snapshot = self._tidy = self._board = None
         self.effects = 0    # carrier names repeat from game to game: their objects are cached
         self.setup_objects = {}
@@ -480,7 +483,11 @@ class PhaseEngine:
         if "activate" in action:
             return self._activate(action)
         if action.get("resolve") == "top":
-            return self._resolve()
+            return self._resolve(action.get("choose"))
+        if "attack" in action:
+            return self._attack(action)
+        if action.get("step") == "combat_damage":
+            return self._combat_damage()
         if "damage" in action:
             return self._damage(action["damage"])
         if "apply" in action:
@@ -557,18 +564,104 @@ class PhaseEngine:
             self.ability_of[action["as"]] = action["activate"]
         return self._events(events, ability=action.get("as"))
 
-    def _resolve(self) -> list[dict[str, Any]]:
+    def _resolve(self, choose: str | None) -> list[dict[str, Any]]:
+        """Both players pass: the top of the stack resolves, and ``choose`` answers the
+        choice its text asks for as it resolves (a source of your choice)."""
         if not self._view()["state"]["stack"]:
             raise _Rejected("the stack is empty")
+        self.resolving = {"choose": choose}
+        events = self._resolve_raw()
+        if choose is not None and not self.resolving.get("asked"):
+            raise _Rejected("the text asks for no choice (resolve without choose)")
+        return self._events(events)
+
+    def _attack(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """Declare attackers as a real game does: the active player, with an empty stack,
+        passes priority from the beginning of combat to the declare attackers step and
+        declares each creature as an attacker of the opponent (no blockers follow)."""
+        seat = self._seat(action["by"])
+        if seat != self.active:
+            raise _Rejected(f"only the active player ({PLAYERS[self.active]}) declares "
+                            "attackers")
+        if self.attackers is not None:
+            raise _Rejected("attackers were already declared this turn")
+        oids = [self._oid(a) for a in action["attack"]]
+        st = self._view()["state"]
+        if st["stack"]:
+            raise _Rejected("attackers are declared with an empty stack")
+        pools = self._pools()
+        state = self._edit()
+        st = state["state"]
+        st["phase"] = "BeginCombat"
+        st["priority_player"] = seat
+        st["waiting_for"] = {"type": "Priority", "data": {"player": seat}}
+        self._load(state)
         events: list[dict[str, Any]] = []
         for _ in range(MAX_PASSES):
-            before = len(events)
-            events += self._apply_raw(self.game.priority_player(), PASS)
-            events += self._settle(self.game.priority_player(), self.resolving)
-            if any(e["type"] == "StackResolved" for e in events[before:]):
+            kind = self.game.waiting_for()["type"]
+            if kind == "DeclareAttackers":
+                defender = {"type": "Player", "data": 1 - seat}
+                events += self._apply_raw(seat, {"type": "DeclareAttackers", "data": {
+                    "attacks": [[oid, defender] for oid in oids], "bands": []}})
+                self.attackers = list(action["attack"])
+                self.step = self.game.phase
+                self._refill(pools)
                 return self._events(events)
-        raise Unsupported("phase.rs did not resolve the top of the stack",
-                          kind="engine-gap")
+            if kind != "Priority":
+                raise Unsupported(f"phase.rs prompt {kind} before attackers is not mapped",
+                                  kind="not-mapped")
+            events += self._apply_raw(self.game.priority_player(), PASS)
+        raise Unsupported("phase.rs did not ask for attackers", kind="not-mapped")
+
+    def _pools(self) -> list[Any]:
+        return [copy.deepcopy(p["mana_pool"]) for p in self._view()["state"]["players"]]
+
+    def _refill(self, pools: list[Any]) -> None:
+        """Put back the pools a step change emptied (CR 500.4): the vocabulary's pool
+        lasts the whole case, standing for mana a player could make (docs/rulesets/mtg.md)."""
+        if self._pools() != pools:
+            state = self._edit()
+            for player, pool in zip(state["state"]["players"], pools, strict=True):
+                player["mana_pool"] = pool
+            self._load(state)
+
+    def _combat_damage(self) -> list[dict[str, Any]]:
+        """The combat damage step: both players pass through the declare blockers step
+        (the defending player declares no blockers) until the attackers' combat damage is
+        dealt."""
+        if not self.attackers:
+            raise _Rejected("no declared attackers are waiting to deal combat damage")
+        if self._view()["state"]["stack"]:
+            raise _Rejected("the combat damage step starts with an empty stack")
+        pools = self._pools()
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_PASSES):
+            waiting = self.game.waiting_for()
+            kind = waiting["type"]
+            if kind == "Priority":
+                if self.game.phase in ("CombatDamage", "EndCombat", "PostCombatMain"):
+                    break
+                events += self._apply_raw(self.game.priority_player(), PASS)
+            elif kind == "DeclareBlockers":
+                events += self._apply_raw(1 - self.active, {"type": "DeclareBlockers",
+                                                            "data": {"assignments": []}})
+            else:
+                raise Unsupported(f"phase.rs prompt {kind} in combat is not mapped",
+                                  kind="not-mapped")
+        else:
+            raise Unsupported("phase.rs did not reach the combat damage step",
+                              kind="not-mapped")
+        attackers, self.attackers, self.step = self.attackers, [], self.game.phase
+        self._refill(pools)
+        out = [e for e in self._events(events) if e["type"] in ("damage", "prevented")]
+        # phase.rs 0.103.0 reports a combat-damage prevention by a chosen-source shield
+        # with source_id 0: it is the one attacker whose damage was not dealt
+        dealt = {e["source"] for e in out if e["type"] == "damage"}
+        silent = [a for a in attackers if a not in dealt]
+        for e in out:
+            if e["type"] == "prevented" and e["source"] == 0 and len(silent) == 1:
+                e["source"] = silent[0]
+        return out
 
     #: what the next resolution answers its prompts from (the action that made it)
     resolving: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance, never mutated
@@ -756,16 +849,13 @@ class PhaseEngine:
         events += self._apply_raw(seat, offered[-1])
         events += self._settle(seat, context)
         self.resolving = context
-        events += self._resolve_now()
+        events += self._resolve_raw()
         if not carrier:
             # the ability was the adapter's way in: it goes again (the board is as before)
             # with the next edit of the state, or before the game goes on (`_edit`,
             # `_actions`, `_apply_raw`); `observe` reads nothing it changes
             self._tidy = oid
         return [e for e in self._events(events) if keep is None or e["type"] in keep]
-
-    def _resolve_now(self) -> list[dict[str, Any]]:
-        return [e for e in self._resolve_raw()]
 
     def _resolve_raw(self) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
@@ -775,7 +865,7 @@ class PhaseEngine:
             events += self._settle(self.game.priority_player(), self.resolving)
             if any(e["type"] == "StackResolved" for e in events[before:]):
                 return events
-        raise Unsupported("phase.rs did not resolve the effect",
+        raise Unsupported("phase.rs did not resolve the top of the stack",
                           kind="engine-gap")
 
     def _cast_effect(self, by: str, text: str, context: dict[str, Any]) -> list[dict[str, Any]]:
@@ -828,7 +918,11 @@ class PhaseEngine:
                 if self.game.waiting_for()["type"] == "ManaPayment":
                     raise _Rejected("the payment does not cover the cost")
             elif kind == "DamageSourceChoice":      # "a source of your choice"
-                want = self.ids.get(context.get("choose") or "")
+                if context.get("choose") is None:
+                    raise _Rejected("the text asks for a source of your choice; the action "
+                                    "names none (choose)")
+                context["asked"] = True
+                want = self.ids.get(context["choose"])
                 pick = [a for a in actions if a.kind == "ChooseDamageSource"
                         and a.data.get("source") == want]
                 if not pick:

@@ -12,8 +12,7 @@ from typing import Any
 
 from conformance import Unsupported
 from reference_engine._mutant import Mutant
-from reference_engine.mtg import (casting, characteristics, combat, prevention, resolution,
-                                  rules)
+from reference_engine.mtg import casting, characteristics, combat, prevention, resolution, rules
 from reference_engine.mtg.instructions import Context, apply
 from reference_engine.mtg.model import PLAYERS, ZONES, Obj
 from reference_engine.mtg.state import Game, Rejected
