@@ -199,7 +199,7 @@ def test_an_id_an_action_gives_is_known_to_later_steps(tmp_path):
     assert copy_case(tmp_path, "mtg", name) == []
     errors = copy_case(tmp_path / "again", "mtg", name, ("choose: c1", "choose: ab2"))
     assert len(errors) == 1 and "card id 'ab2' is not in the setup" in errors[0], errors
-    assert "(ab1, c1)" in errors[0]
+    assert "(ab1, c1, w1, ward)" in errors[0]   # ab1 and w1: given by `as:`
 
 
 def test_every_error_of_a_file_is_reported_together(tmp_path):
