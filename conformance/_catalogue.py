@@ -2,8 +2,6 @@
 
 Loading never stops at the first problem: it collects every `CatalogueError`
 (with file, line and a fix) so one `conformance validate` shows them all.
-YAML is always loaded with the safe loader; tags that would construct Python
-objects are rejected.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ import yaml
 if TYPE_CHECKING:
     import jsonschema
 
-from conformance import _cache, _schemas, _yaml
+from conformance import _cache, _discovery, _schemas, _yaml
 from conformance._errors import CatalogueError, InvalidCatalogue, UsageError
 
 #: Larger case files are refused: a case is a board and a few steps.
@@ -134,8 +132,6 @@ def default_root() -> Path | None:
 def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
     """ruleset -> its catalogue folder: ``root/<ruleset>`` under an explicit root,
     else each installed pack's, overridden by ``./cases/<ruleset>`` where present."""
-    from conformance import _discovery
-
     def subfolders(parent: Path) -> dict[str, Path]:
         return {p.name: p for p in sorted(parent.iterdir())
                 if p.is_dir() and not p.name.startswith((".", "_"))}
@@ -155,8 +151,6 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
     With ``root`` (``--cases DIR``), the folders ``root/<ruleset>``; without,
     every installed ruleset's, from where its pack says (`catalogue_folders`).
     """
-    from conformance import _discovery
-
     root = Path(root) if root is not None else None
     errors: list[CatalogueError] = []
     rules: dict[str, Rule] = {}
@@ -194,9 +188,9 @@ def check_default_root(root: Path | None) -> None:
     """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
     not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
     it, rather than a run of nothing."""
-    here = Path.cwd() / "cases"
-    if root is None and here.is_dir() and not any(
-            p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
+    here = default_root()
+    if root is None and here is not None and not any(
+            p.is_dir() and (p / RULES_FILE).is_file() for p in here.iterdir()):
         raise UsageError(
             f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
             "it was picked because it is in the current folder: pass --cases DIR "
@@ -370,8 +364,6 @@ def _vocabulary(ruleset: str) -> str | None:
     folder) are checked against the case schema only.  An installed pack
     without a vocabulary is a `conformance._discovery.PackError`.
     """
-    from conformance import _discovery
-
     pack = _discovery.find_ruleset(ruleset)
     return None if pack is None else str(pack.vocabulary)
 
