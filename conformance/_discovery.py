@@ -35,11 +35,8 @@ if TYPE_CHECKING:
 
     from conformance._properties import Property
 
-#: name -> the ruleset pack module (properties, vocabulary, catalogue).
 RULESETS_GROUP = "card_conformance.rulesets"
-#: name -> the reference-engine pack module (RULESET, MUTANTS, new_game).
 REFERENCE_ENGINES_GROUP = "card_conformance.reference_engines"
-#: name -> ``module:factory`` of an engine certified by name (``--engine NAME``).
 ENGINES_GROUP = "card_conformance.engines"
 VOCABULARY = "vocabulary.json"
 HOW_TO = "docs/rulesets/README.md, 'A ruleset in its own distribution'"

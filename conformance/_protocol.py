@@ -98,11 +98,8 @@ def request_schema(message: Any) -> str:
 
 
 def reply_schema(cmd: str, reply: Any) -> str:
-    """The schema a reply to ``cmd`` must match, chosen by its one outcome key.
-
-    ``""`` means the reply has no usable outcome (none of ok/skipped/error, or
-    ``skipped`` where the command cannot be skipped).
-    """
+    """The schema a reply to ``cmd`` must match, chosen by its one outcome key; ``""``
+    when it has none (none of ok/skipped/error, or a ``skipped`` that ``cmd`` may not be)."""
     if not isinstance(reply, dict):
         return ""
     outcomes = [key for key in ("ok", "skipped", "error") if key in reply]
