@@ -138,7 +138,8 @@ def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
 
     if root is not None:
         return subfolders(root)
-    folders = {name: _discovery.ruleset(name).cases() for name in _discovery.ruleset_names()}
+    packs = [_discovery.find_ruleset(name) for name in _discovery.ruleset_names()]
+    folders = {pack.name: pack.cases() for pack in packs if pack is not None}
     here = default_root()
     if here is not None:
         folders.update(subfolders(here))

@@ -175,14 +175,6 @@ def find_ruleset(name: str) -> RulesetPack | None:
     return RulesetPack(name, _origin(ep), ep.module, folder)
 
 
-def ruleset(name: str) -> RulesetPack:
-    """The installed pack of ``name``; a `UsageError` listing the installed ones if none."""
-    found = find_ruleset(name)
-    if found is None:
-        raise UsageError(unknown_ruleset(name))
-    return found
-
-
 @cache   # the reference engine asks at every game start: reading a pack's origin is slow
 def reference_engine_pack(name: str) -> ModuleType:
     """The reference-engine pack modelling ``name``, checked: RULESET, MUTANTS, new_game."""
