@@ -55,11 +55,6 @@ class Rule:
     why: str = ""
     source: str = ""
 
-    @property
-    def is_seed(self) -> bool:
-        """Whether this entry is the seed's own text (not a reading or context)."""
-        return self.kind in SEED_KINDS
-
 
 @dataclasses.dataclass(frozen=True)
 class Case:
@@ -477,7 +472,7 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
     # references are fine, but a dangling or self reference is a mistake.
     for rule in rules.values():
         for other in rule.interprets:
-            if other not in rules or not rules[other].is_seed:
+            if other not in rules or rules[other].kind not in SEED_KINDS:
                 error(rule, f"reading {rule.id!r} interprets {other!r}, which is not a seed "
                       "entry", "list the ids of the seed rules whose sentences it reads")
         for other in rule.see:
