@@ -370,9 +370,9 @@ class SubprocessEngine(Connection):
             child.kill()
             message += ". The process was killed; the next case's start() launches a fresh one"
         stderr = child.stderr.text()
-        last = _last_line(stderr)
-        if kill and last:
-            message += f". Last stderr line: {last!r:.200}"
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        if kill and lines:
+            message += f". Last stderr line: {lines[-1]!r:.200}"
         if detail:
             stderr = detail + "\n" + stderr
         raise cls(message, stderr=_tail(stderr, self._stderr_limit))
@@ -583,11 +583,6 @@ def _show(data: bytes) -> str:
     """A bad line, quoted and cut short, for a message."""
     shown = repr(data[:_SHOW].rstrip(b"\r\n"))
     return shown + ("..." if len(data) > _SHOW else "")
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1].strip() if lines else ""
 
 
 def _tail(text: str, limit: int) -> str:
