@@ -113,13 +113,9 @@ class Catalogue:
 
 
 def default_root() -> Path | None:
-    """The ``./cases`` folder of the current folder, if there is one.
-
-    Without ``--cases`` every installed ruleset's catalogue is read from where
-    its pack says (`conformance._discovery`); a ``./cases`` folder (a source
-    checkout: catalogue authors see their edits) stands in for the packs'
-    folders of the rulesets it holds.
-    """
+    """The ``./cases`` folder of the current folder, if there is one: in a source checkout
+    it stands in for the packs' folders of the rulesets it holds (`catalogue_folders`),
+    so catalogue authors see their edits."""
     here = Path.cwd() / "cases"
     return here if here.is_dir() else None
 
@@ -142,11 +138,8 @@ def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
 
 
 def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
-    """Load every ruleset's catalogue (or only ``rulesets``).
-
-    With ``root`` (``--cases DIR``), the folders ``root/<ruleset>``; without,
-    every installed ruleset's, from where its pack says (`catalogue_folders`).
-    """
+    """Load every ruleset's catalogue (or only ``rulesets``) from `catalogue_folders`,
+    ``root`` being ``--cases DIR``."""
     root = Path(root) if root is not None else None
     errors: list[CatalogueError] = []
     rules: dict[str, Rule] = {}
@@ -354,12 +347,9 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
 
 @cache
 def _vocabulary(ruleset: str) -> str | None:
-    """The ruleset's vocabulary schema (an absolute path), from its installed pack.
-
-    None for a ruleset no pack registers: its cases (under an explicit --cases
-    folder) are checked against the case schema only.  An installed pack
-    without a vocabulary is a `conformance._discovery.PackError`.
-    """
+    """The ruleset's vocabulary schema (an absolute path), from its installed pack; None
+    for a ruleset no pack registers: its cases (under an explicit --cases folder) are
+    checked against the case schema only."""
     pack = _discovery.find_ruleset(ruleset)
     return None if pack is None else str(pack.vocabulary)
 

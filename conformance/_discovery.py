@@ -201,11 +201,7 @@ def reference_engine_pack(name: str) -> ModuleType:
 
 
 def properties_for(ruleset: str) -> list[Property]:
-    """The properties a ruleset's installed pack declares (``PROPERTIES``).
-
-    A ruleset no pack registers (a folder of an explicit ``--cases`` catalogue
-    only) has none; an installed pack without ``PROPERTIES`` is a
-    `PackError` naming the pack and the fix.
-    """
+    """The properties a ruleset's installed pack declares (``PROPERTIES``); none for a
+    ruleset no pack registers (a folder of an explicit ``--cases`` catalogue only)."""
     pack = find_ruleset(ruleset)
     return [] if pack is None else pack.properties()
