@@ -4,8 +4,7 @@ Compiled schemas, and the files already found valid (`conformance._catalogue`),
 cost more than all the rest of loading a catalogue, and their inputs rarely
 change.  Each value is stored with marshal under a key that hashes everything
 it was made from, written atomically; an unreadable entry is made again, an
-unwritable folder only costs speed.  ``$CONFORMANCE_CACHE`` chooses the folder
-(empty: no cache).
+unwritable folder only costs speed.
 """
 
 from __future__ import annotations
@@ -18,11 +17,8 @@ from typing import Any
 
 
 def cache_dir() -> Path | None:
-    """Where compiled schemas and the seals of valid files are kept.
-
-    ``$CONFORMANCE_CACHE`` (empty: nowhere), else ``$XDG_CACHE_HOME/card-conformance``
-    or ``~/.cache/card-conformance``.
-    """
+    """``$CONFORMANCE_CACHE`` (empty: no cache), else ``$XDG_CACHE_HOME/card-conformance``
+    or ``~/.cache/card-conformance``."""
     chosen = os.environ.get("CONFORMANCE_CACHE")
     if chosen is not None:
         return Path(chosen) if chosen else None

@@ -2,8 +2,6 @@
 
 Loading never stops at the first problem: it collects every `CatalogueError`
 (with file, line and a fix) so one `conformance validate` shows them all.
-YAML is always loaded with the safe loader; tags that would construct Python
-objects are rejected.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ import yaml
 if TYPE_CHECKING:
     import jsonschema
 
-from conformance import _cache, _schemas, _yaml
+from conformance import _cache, _discovery, _schemas, _yaml
 from conformance._errors import CatalogueError, InvalidCatalogue, UsageError
 
 #: Larger case files are refused: a case is a board and a few steps.
@@ -56,11 +54,6 @@ class Rule:
     interprets: tuple[str, ...] = ()
     why: str = ""
     source: str = ""
-
-    @property
-    def is_seed(self) -> bool:
-        """Whether this entry is the seed's own text (not a reading or context)."""
-        return self.kind in SEED_KINDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,13 +113,9 @@ class Catalogue:
 
 
 def default_root() -> Path | None:
-    """The ``./cases`` folder of the current folder, if there is one.
-
-    Without ``--cases`` every installed ruleset's catalogue is read from where
-    its pack says (`conformance._discovery`); a ``./cases`` folder (a source
-    checkout: catalogue authors see their edits) stands in for the packs'
-    folders of the rulesets it holds.
-    """
+    """The ``./cases`` folder of the current folder, if there is one: in a source checkout
+    it stands in for the packs' folders of the rulesets it holds (`catalogue_folders`),
+    so catalogue authors see their edits."""
     here = Path.cwd() / "cases"
     return here if here.is_dir() else None
 
@@ -134,15 +123,14 @@ def default_root() -> Path | None:
 def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
     """ruleset -> its catalogue folder: ``root/<ruleset>`` under an explicit root,
     else each installed pack's, overridden by ``./cases/<ruleset>`` where present."""
-    from conformance import _discovery
-
     def subfolders(parent: Path) -> dict[str, Path]:
         return {p.name: p for p in sorted(parent.iterdir())
                 if p.is_dir() and not p.name.startswith((".", "_"))}
 
     if root is not None:
         return subfolders(root)
-    folders = {name: _discovery.ruleset(name).cases() for name in _discovery.ruleset_names()}
+    packs = [_discovery.find_ruleset(name) for name in _discovery.ruleset_names()]
+    folders = {pack.name: pack.cases() for pack in packs if pack is not None}
     here = default_root()
     if here is not None:
         folders.update(subfolders(here))
@@ -150,13 +138,8 @@ def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
 
 
 def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = None) -> Catalogue:
-    """Load every ruleset's catalogue (or only ``rulesets``).
-
-    With ``root`` (``--cases DIR``), the folders ``root/<ruleset>``; without,
-    every installed ruleset's, from where its pack says (`catalogue_folders`).
-    """
-    from conformance import _discovery
-
+    """Load every ruleset's catalogue (or only ``rulesets``) from `catalogue_folders`,
+    ``root`` being ``--cases DIR``."""
     root = Path(root) if root is not None else None
     errors: list[CatalogueError] = []
     rules: dict[str, Rule] = {}
@@ -194,9 +177,9 @@ def check_default_root(root: Path | None) -> None:
     """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
     not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
     it, rather than a run of nothing."""
-    here = Path.cwd() / "cases"
-    if root is None and here.is_dir() and not any(
-            p.is_dir() and (p / "rules.yaml").is_file() for p in here.iterdir()):
+    here = default_root()
+    if root is None and here is not None and not any(
+            p.is_dir() and (p / RULES_FILE).is_file() for p in here.iterdir()):
         raise UsageError(
             f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
             "it was picked because it is in the current folder: pass --cases DIR "
@@ -364,14 +347,9 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
 
 @cache
 def _vocabulary(ruleset: str) -> str | None:
-    """The ruleset's vocabulary schema (an absolute path), from its installed pack.
-
-    None for a ruleset no pack registers: its cases (under an explicit --cases
-    folder) are checked against the case schema only.  An installed pack
-    without a vocabulary is a `conformance._discovery.PackError`.
-    """
-    from conformance import _discovery
-
+    """The ruleset's vocabulary schema (an absolute path), from its installed pack; None
+    for a ruleset no pack registers: its cases (under an explicit --cases folder) are
+    checked against the case schema only."""
     pack = _discovery.find_ruleset(ruleset)
     return None if pack is None else str(pack.vocabulary)
 
@@ -484,7 +462,7 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
     # references are fine, but a dangling or self reference is a mistake.
     for rule in rules.values():
         for other in rule.interprets:
-            if other not in rules or not rules[other].is_seed:
+            if other not in rules or rules[other].kind not in SEED_KINDS:
                 error(rule, f"reading {rule.id!r} interprets {other!r}, which is not a seed "
                       "entry", "list the ids of the seed rules whose sentences it reads")
         for other in rule.see:

@@ -35,11 +35,8 @@ if TYPE_CHECKING:
 
     from conformance._properties import Property
 
-#: name -> the ruleset pack module (properties, vocabulary, catalogue).
 RULESETS_GROUP = "card_conformance.rulesets"
-#: name -> the reference-engine pack module (RULESET, MUTANTS, new_game).
 REFERENCE_ENGINES_GROUP = "card_conformance.reference_engines"
-#: name -> ``module:factory`` of an engine certified by name (``--engine NAME``).
 ENGINES_GROUP = "card_conformance.engines"
 VOCABULARY = "vocabulary.json"
 HOW_TO = "docs/rulesets/README.md, 'A ruleset in its own distribution'"
@@ -178,14 +175,6 @@ def find_ruleset(name: str) -> RulesetPack | None:
     return RulesetPack(name, _origin(ep), ep.module, folder)
 
 
-def ruleset(name: str) -> RulesetPack:
-    """The installed pack of ``name``; a `UsageError` listing the installed ones if none."""
-    found = find_ruleset(name)
-    if found is None:
-        raise UsageError(unknown_ruleset(name))
-    return found
-
-
 @cache   # the reference engine asks at every game start: reading a pack's origin is slow
 def reference_engine_pack(name: str) -> ModuleType:
     """The reference-engine pack modelling ``name``, checked: RULESET, MUTANTS, new_game."""
@@ -212,11 +201,7 @@ def reference_engine_pack(name: str) -> ModuleType:
 
 
 def properties_for(ruleset: str) -> list[Property]:
-    """The properties a ruleset's installed pack declares (``PROPERTIES``).
-
-    A ruleset no pack registers (a folder of an explicit ``--cases`` catalogue
-    only) has none; an installed pack without ``PROPERTIES`` is a
-    `PackError` naming the pack and the fix.
-    """
+    """The properties a ruleset's installed pack declares (``PROPERTIES``); none for a
+    ruleset no pack registers (a folder of an explicit ``--cases`` catalogue only)."""
     pack = find_ruleset(ruleset)
     return [] if pack is None else pack.properties()

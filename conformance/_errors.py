@@ -16,10 +16,8 @@ class ConformanceError(Exception):
 
 
 class CatalogueError(ConformanceError):
-    """One problem in the case catalogue or rule index.
-
-    ``path`` and ``line`` locate it; ``hint`` says how to fix it.
-    """
+    """One problem in the case catalogue or rule index: ``path`` and ``line`` locate it,
+    ``hint`` says how to fix it."""
 
     def __init__(self, message: str, *, path: str = "", line: int | None = None,
                  hint: str = "") -> None:

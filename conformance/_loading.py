@@ -1,17 +1,10 @@
 """Turn an ``--engine`` spec into a `Connection`: the registry of connection kinds.
 
-Specs:
-  ``NAME``                        an engine registered in the entry-point group
-                                  ``card_conformance.engines`` (the bundled reference
-                                  engine registers there as any engine would), in-process
-  ``NAME:MUTANT``                 that engine behaving as one of the mutants its hello
-                                  lists (``conformance mutants --engine NAME``)
-  ``python:package.module:factory`` call ``factory()`` in-process
-  ``cmd:<command line>``          a subprocess speaking JSON Lines (docs/protocol.md);
-                                  split with shlex, never run through a shell
-
-Any kind can be asked for a mutant (``mutant=``, the CLI's ``--mutant``): the
-hello request carries its name and the engine echoes it (docs/protocol.md, "Mutants").
+The kinds (``NAME[:MUTANT]``, an engine registered in ``card_conformance.engines``;
+``python:package.module:factory``; ``cmd:<command line>``, never run through a shell)
+are docs/cli.md's "Engine specs".  Any kind can be asked for a mutant (``mutant=``, the
+CLI's ``--mutant``): the hello request carries its name and the engine echoes it
+(docs/protocol.md, "Mutants").
 """
 
 from __future__ import annotations

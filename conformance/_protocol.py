@@ -11,8 +11,6 @@ import contextlib
 import json
 import sys
 import traceback
-from functools import cache
-from importlib import resources
 from typing import Any, BinaryIO
 
 from conformance import _schemas
@@ -30,14 +28,6 @@ OBSERVE_IN_ACT = "observe_in_act"
 PLAY = "play"
 
 _SCHEMA_DIR = ("schemas", "protocol")
-
-
-@cache
-def schemas() -> dict[str, dict[str, Any]]:
-    """Every protocol schema by file stem (``request-act``, ``reply-error``, ...)."""
-    folder = resources.files("conformance").joinpath(*_SCHEMA_DIR)
-    return {entry.name.removesuffix(".json"): _schemas.load(*_SCHEMA_DIR, entry.name)
-            for entry in folder.iterdir() if entry.name.endswith(".json")}
 
 
 #: The compiled check of each protocol schema by name, looked up once per message
@@ -98,11 +88,8 @@ def request_schema(message: Any) -> str:
 
 
 def reply_schema(cmd: str, reply: Any) -> str:
-    """The schema a reply to ``cmd`` must match, chosen by its one outcome key.
-
-    ``""`` means the reply has no usable outcome (none of ok/skipped/error, or
-    ``skipped`` where the command cannot be skipped).
-    """
+    """The schema a reply to ``cmd`` must match, chosen by its one outcome key; ``""``
+    when it has none (none of ok/skipped/error, or a ``skipped`` that ``cmd`` may not be)."""
     if not isinstance(reply, dict):
         return ""
     outcomes = [key for key in ("ok", "skipped", "error") if key in reply]

@@ -28,7 +28,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from conformance import _protocol
@@ -259,8 +258,7 @@ class SubprocessEngine(Connection):
         return bool(self._info and self._info["capabilities"].get(capability) is True)
 
     def _line(self, cmd: str, fields: dict[str, Any]) -> bytes:
-        """The next request line, with a new seq; pure ASCII so engines need not care
-        about encodings."""
+        """The next request line, with a new seq; pure ASCII: engines need not mind encodings."""
         self._seq += 1
         return _protocol.encode({"seq": self._seq, "cmd": cmd, **fields}, ascii_only=True)
 
@@ -364,17 +362,17 @@ class SubprocessEngine(Connection):
         """Raise ``cls`` saying ``what``; first kill the child (the next start() spawns
         a new one), unless ``kill`` is False (an ``error`` reply: the process is kept)."""
         child = self._child
+        assert child is not None   # every fault is found in a running child's answers
         message = f"{self._label()} {what}"
         if kill:
-            self._child, self._last_fault = None, what
-            if child is not None:
-                child.kill()
-                self._last_child = child
+            self._child, self._last_child = None, child
+            self._last_fault = what
+            child.kill()
             message += ". The process was killed; the next case's start() launches a fresh one"
-        stderr = child.stderr.text() if child is not None else ""
-        last = _last_line(stderr)
-        if kill and last:
-            message += f". Last stderr line: {last!r:.200}"
+        stderr = child.stderr.text()
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        if kill and lines:
+            message += f". Last stderr line: {lines[-1]!r:.200}"
         if detail:
             stderr = detail + "\n" + stderr
         raise cls(message, stderr=_tail(stderr, self._stderr_limit))
@@ -421,7 +419,7 @@ class _Child:
         # Its own process group (a new session), so a kill also reaches what a wrapper
         # (sh, npx, cargo run, a JVM launcher) started; preexec only for memory_limit_mb.
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, cwd=Path(cwd) if cwd is not None else None,
+                                stderr=subprocess.PIPE, cwd=cwd,
                                 env=env, start_new_session=True, preexec_fn=preexec, bufsize=0)
         return cls(proc, max_reply, stderr_limit)
 
@@ -523,14 +521,6 @@ class _Tail:
         self._data = bytearray()
         self._lock = threading.Lock()
 
-    def add(self, chunk: bytes) -> None:
-        with self._lock:
-            self._data += chunk
-            excess = len(self._data) - self.limit
-            if excess > 0:
-                del self._data[:excess]
-                self.dropped += excess
-
     def text(self) -> str:
         with self._lock:
             data, dropped = bytes(self._data), self.dropped
@@ -544,7 +534,12 @@ class _Tail:
         """Stderr thread: read everything, keep the tail, so the child never blocks on it."""
         try:
             while chunk := stream.read(_READ_CHUNK):  # unbuffered: one read(2), what is there
-                self.add(chunk)
+                with self._lock:
+                    self._data += chunk
+                    excess = len(self._data) - self.limit
+                    if excess > 0:
+                        del self._data[:excess]
+                        self.dropped += excess
         except (OSError, ValueError):
             pass
         finally:
@@ -588,11 +583,6 @@ def _show(data: bytes) -> str:
     """A bad line, quoted and cut short, for a message."""
     shown = repr(data[:_SHOW].rstrip(b"\r\n"))
     return shown + ("..." if len(data) > _SHOW else "")
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1].strip() if lines else ""
 
 
 def _tail(text: str, limit: int) -> str:

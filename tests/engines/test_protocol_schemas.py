@@ -11,11 +11,17 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance import PROTOCOL_VERSION, Unsupported
-from conformance._protocol import COMMANDS, problem, reply_schema, request_schema, schemas
+from conformance import PROTOCOL_VERSION, Unsupported, _schemas
+from conformance._protocol import COMMANDS, problem, reply_schema, request_schema
 from conformance._subprocess import STOP_GRACE, SubprocessEngine
 
 DOCS = Path(__file__).parents[2] / "docs" / "protocol.md"
+
+
+def schemas():
+    """Every protocol schema shipped, by file stem (``request-act``, ``reply-error``, ...)."""
+    return {parts[-1].removesuffix(".json"): _schemas.load(*parts)
+            for parts in _schemas.shipped("schemas") if parts[:2] == ("schemas", "protocol")}
 
 
 def test_every_schema_is_valid_2020_12_and_named_by_its_id():
