@@ -27,7 +27,7 @@ from conformance._discovery import find_ruleset, properties_for, ruleset_names, 
 from conformance._engine import Connection
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
-from conformance._knownfail import failures_list, pin_of
+from conformance._knownfail import failures_list
 from conformance._progress import Progress, slowest_lines
 from conformance._report import Report
 from conformance._select import features, last_failed, listing
@@ -745,8 +745,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_failures(args: argparse.Namespace) -> int:
-    report = _read_report(args.report)
-    sys.stdout.write(failures_list(report["results"], pin_of(report)))
+    sys.stdout.write(failures_list(_read_report(args.report)))
     return ExitCode.OK
 
 
