@@ -395,10 +395,10 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
-            chosen = last_failed(args.out, suite.ids(), args.select)
-            print(chosen.note, file=sys.stderr)
-            if chosen.select is not None:
-                selection.select = chosen.select
+            chosen, note = last_failed(args.out, suite.ids(), args.select)
+            print(note, file=sys.stderr)
+            if chosen is not None:
+                selection.select = chosen
     if args.list:
         return _list_items(suite, selection, profile)
     if args.update_known_failures and not args.known_failures:
