@@ -370,7 +370,7 @@ def _check_out(out: Path) -> None:
 # -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
     from conformance._certify import RunConfig, certify
-    from conformance._runner import Selection
+    from conformance._runner import Runner, Selection
     from conformance._suite import Suite
 
     if not args.engine and not args.list:
@@ -399,8 +399,13 @@ def _cmd_certify(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)
             if chosen is not None:
                 selection.select = chosen
-    if args.list:
-        return _list_items(suite, selection, profile)
+        if args.list:
+            suite.check_filters(selection)
+            # a runner never asked to run: the one place that knows which items, in which order
+            items = Runner(suite.catalogue, Connection(), "", profile, selection,
+                           properties=suite.properties).items()
+            print(*listing(items), sep="\n")
+            return ExitCode.OK
     if args.update_known_failures and not args.known_failures:
         raise UsageError("--update-known-failures re-pins the file given with "
                          "--known-failures FILE; give that too")
@@ -469,19 +474,6 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
         print(f"also in {out}, not written by this run (left as it was): "
               f"{', '.join(p.name for p in others)}")
     return exit_status(report)
-
-
-def _list_items(suite: Any, selection: Any, profile: Any) -> int:
-    """``--list``: the items the selection holds, in run order; nothing runs."""
-    from conformance._runner import Runner
-
-    suite.check_filters(selection)
-    # a runner never asked to run: the one place that knows which items, in which order
-    items = Runner(suite.catalogue, Connection(), "", profile, selection,
-                   properties=suite.properties).items()
-    for line in listing(items):
-        print(line)
-    return ExitCode.OK
 
 
 def _place_transcripts(report: dict[str, Any], staging: Path,
