@@ -430,9 +430,8 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
         progress.finish()
         # after the reports: writing them empties counterexamples/, where transcripts go too
-        place = (None if config.transcripts is None
-                 else lambda: _place_transcripts(report, Path(staging), args))
-        return _conclude(report, args.out, args.format, args.durations, place)
+        return _conclude(report, args.out, args.format, args.durations,
+                         lambda: _place_transcripts(report, Path(staging), args))
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
@@ -445,7 +444,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
               durations: int | None = None,
-              transcripts: Callable[[], Path | None] | None = None) -> int:
+              transcripts: Callable[[], Path | None] = lambda: None) -> int:
     """How certify and merge end: the summary, GitHub annotations (when asked for or
     under GitHub Actions), every report format and the counterexamples in ``out``,
     then ``transcripts`` places the run's transcripts (returning its --transcript
@@ -457,8 +456,7 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     if _github.wanted(fmt):
         sys.stdout.write(_github.render(report))
     if not out:
-        if transcripts is not None:
-            transcripts()
+        transcripts()
         return exit_status(report)
     try:
         written = write_reports(report, out)
@@ -468,7 +466,7 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
     for path in examples:
         print(f"counterexample written: {path}")
-    ours = transcripts() if transcripts is not None else None
+    ours = transcripts()
     others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
     if others:
         print(f"also in {out}, not written by this run (left as it was): "
