@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
+from conformance import __version__, _catalogue, _discovery, _doctor, _errors, vocabulary
 from conformance._cache import cache_dir
 from conformance._catalogue import Case, Catalogue
-from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
+from conformance._discovery import properties_for, ruleset_names, unknown_ruleset
 from conformance._engine import Connection
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
@@ -695,8 +695,7 @@ def _print_features(catalogue: Catalogue) -> None:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    if find_ruleset(args.ruleset) is None:
-        raise UsageError(unknown_ruleset(args.ruleset))
+    _discovery.ruleset(args.ruleset)   # an unknown name is a usage error
     latest = vocabulary.history(args.ruleset).latest
     version = args.vocabulary or latest
     if version > latest:
@@ -784,7 +783,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
     print(tally)
     lost = [] if args.allow_lost_coverage else groups["lost coverage"]
-    worse = bool(groups["regressed"] or groups["new and failing"] or lost)
+    regressions = len(groups["regressed"] + groups["new and failing"] + lost)
+    worse = regressions > 0
     if lost:
         print(f"{len(lost)} item(s) that passed no longer ran (skipped or gone): lost coverage "
               "is a regression; pass --allow-lost-coverage if it was meant")
@@ -795,7 +795,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         warnings.append(f"coverage {percent:g}% is below --fail-under {args.fail_under:g}")
         worse = True
     if args.markdown:
-        regressions = len(groups["regressed"] + groups["new and failing"] + lost)
         _write_diff_markdown(args, regressions, groups["lost coverage"], warnings, tally,
                              [("change | item", lines), ("kind | rule", rule_changes)])
     return ExitCode.FAILURES if worse else ExitCode.OK
@@ -907,7 +906,3 @@ def _cmd_init(args: argparse.Namespace) -> int:
           f"  conformance certify --engine {shlex.quote(spec)} --allow-no-verdict --out out/\n"
           f"then map what the skip reasons list first ({written[-1].name} has the steps)")
     return ExitCode.OK
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
