@@ -517,8 +517,7 @@ def _announce(catalogue: Catalogue) -> None:
 
 
 def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
-    """The terminal summary: the verdict first, each failure once, then the counts
-    (after the ``durations`` slowest items, when asked)."""
+    """The terminal summary, in the order docs/cli.md gives ("What a verdict rests on")."""
     from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
     verdict = report["verdict"]
@@ -717,8 +716,6 @@ def _report_path(path: Path) -> Path:
 
 
 def _read_report(path: Path) -> dict[str, Any]:
-    """The report.json at ``path`` (or in that folder), checked against the schema: a
-    wrong file is one clear line."""
     return Report.read(_report_path(path)).data
 
 
@@ -739,12 +736,8 @@ def _cmd_failures(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    """History between runs: exit 1 when an item the verdict rests on no longer passes.
-
-    Items that do not count in the new report (readings without
-    --strict-readings, comparisons with the reference engine) are listed as
-    information and never make the diff fail.
-    """
+    """History between runs (docs/cli.md): exit 1 when an item the verdict rests on
+    regressed; items that do not count in NEW are listed as information only."""
     old, new = _read_report(args.old), _read_report(args.new)
     warnings = _diff_warnings(old, new)
     for warning in warnings:
