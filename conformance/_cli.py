@@ -130,8 +130,7 @@ def _shard(text: str) -> tuple[int, int]:
 _SHARED: dict[str, dict[str, Any]] = {
     "--cases": {"type": Path, "metavar": "DIR",
                 "help": "catalogue folder (default: ./cases, else the bundled one)"},
-    "--ruleset": {"action": "append", "default": None, "metavar": "NAME",
-                  "help": "only this ruleset (repeatable)"},
+    "--ruleset": {"action": "append", "metavar": "NAME", "help": "only this ruleset (repeatable)"},
     "--features": {"action": "store_true",
                    "help": "also list each case's and property's vocabulary features and the "
                            "vocabulary version it needs (a property's: from scenarios its "
