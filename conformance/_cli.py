@@ -20,14 +20,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
+from conformance import __version__, _catalogue, _discovery, _doctor, _errors, vocabulary
 from conformance._cache import cache_dir
 from conformance._catalogue import Case, Catalogue
-from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
+from conformance._discovery import properties_for, ruleset_names, unknown_ruleset
 from conformance._engine import Connection
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
-from conformance._knownfail import failures_list, pin_of
+from conformance._knownfail import failures_list
 from conformance._progress import Progress, slowest_lines
 from conformance._report import Report
 from conformance._select import features, last_failed, listing
@@ -130,8 +130,7 @@ def _shard(text: str) -> tuple[int, int]:
 _SHARED: dict[str, dict[str, Any]] = {
     "--cases": {"type": Path, "metavar": "DIR",
                 "help": "catalogue folder (default: ./cases, else the bundled one)"},
-    "--ruleset": {"action": "append", "default": None, "metavar": "NAME",
-                  "help": "only this ruleset (repeatable)"},
+    "--ruleset": {"action": "append", "metavar": "NAME", "help": "only this ruleset (repeatable)"},
     "--features": {"action": "store_true",
                    "help": "also list each case's and property's vocabulary features and the "
                            "vocabulary version it needs (a property's: from scenarios its "
@@ -370,7 +369,7 @@ def _check_out(out: Path) -> None:
 # -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
     from conformance._certify import RunConfig, certify
-    from conformance._runner import Selection
+    from conformance._runner import Runner, Selection
     from conformance._suite import Suite
 
     if not args.engine and not args.list:
@@ -395,12 +394,17 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
-            chosen = last_failed(args.out, suite.ids(), args.select)
-            print(chosen.note, file=sys.stderr)
-            if chosen.select is not None:
-                selection.select = chosen.select
-    if args.list:
-        return _list_items(suite, selection, profile)
+            chosen, note = last_failed(args.out, suite.ids(), args.select)
+            print(note, file=sys.stderr)
+            if chosen is not None:
+                selection.select = chosen
+        if args.list:
+            suite.check_filters(selection)
+            # a runner never asked to run: the one place that knows which items, in which order
+            items = Runner(suite.catalogue, Connection(), "", profile, selection,
+                           properties=suite.properties).items()
+            print(*listing(items), sep="\n")
+            return ExitCode.OK
     if args.update_known_failures and not args.known_failures:
         raise UsageError("--update-known-failures re-pins the file given with "
                          "--known-failures FILE; give that too")
@@ -425,9 +429,8 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
         progress.finish()
         # after the reports: writing them empties counterexamples/, where transcripts go too
-        place = (None if config.transcripts is None
-                 else lambda: _place_transcripts(report, Path(staging), args))
-        return _conclude(report, args.out, args.format, args.durations, place)
+        return _conclude(report, args.out, args.format, args.durations,
+                         lambda: _place_transcripts(report, Path(staging), args))
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
@@ -440,7 +443,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
               durations: int | None = None,
-              transcripts: Callable[[], Path | None] | None = None) -> int:
+              transcripts: Callable[[], Path | None] = lambda: None) -> int:
     """How certify and merge end: the summary, GitHub annotations (when asked for or
     under GitHub Actions), every report format and the counterexamples in ``out``,
     then ``transcripts`` places the run's transcripts (returning its --transcript
@@ -452,8 +455,7 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     if _github.wanted(fmt):
         sys.stdout.write(_github.render(report))
     if not out:
-        if transcripts is not None:
-            transcripts()
+        transcripts()
         return exit_status(report)
     try:
         written = write_reports(report, out)
@@ -463,25 +465,12 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
     for path in examples:
         print(f"counterexample written: {path}")
-    ours = transcripts() if transcripts is not None else None
+    ours = transcripts()
     others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
     if others:
         print(f"also in {out}, not written by this run (left as it was): "
               f"{', '.join(p.name for p in others)}")
     return exit_status(report)
-
-
-def _list_items(suite: Any, selection: Any, profile: Any) -> int:
-    """``--list``: the items the selection holds, in run order; nothing runs."""
-    from conformance._runner import Runner
-
-    suite.check_filters(selection)
-    # a runner never asked to run: the one place that knows which items, in which order
-    items = Runner(suite.catalogue, Connection(), "", profile, selection,
-                   properties=suite.properties).items()
-    for line in listing(items):
-        print(line)
-    return ExitCode.OK
 
 
 def _place_transcripts(report: dict[str, Any], staging: Path,
@@ -527,8 +516,7 @@ def _announce(catalogue: Catalogue) -> None:
 
 
 def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
-    """The terminal summary: the verdict first, each failure once, then the counts
-    (after the ``durations`` slowest items, when asked)."""
+    """The terminal summary, in the order docs/cli.md gives ("What a verdict rests on")."""
     from conformance.report._text import counts_line, coverage_line, differences, needs_attention
 
     verdict = report["verdict"]
@@ -705,8 +693,7 @@ def _print_features(catalogue: Catalogue) -> None:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    if find_ruleset(args.ruleset) is None:
-        raise UsageError(unknown_ruleset(args.ruleset))
+    _discovery.ruleset(args.ruleset)   # an unknown name is a usage error
     latest = vocabulary.history(args.ruleset).latest
     version = args.vocabulary or latest
     if version > latest:
@@ -728,8 +715,6 @@ def _report_path(path: Path) -> Path:
 
 
 def _read_report(path: Path) -> dict[str, Any]:
-    """The report.json at ``path`` (or in that folder), checked against the schema: a
-    wrong file is one clear line."""
     return Report.read(_report_path(path)).data
 
 
@@ -745,18 +730,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_failures(args: argparse.Namespace) -> int:
-    report = _read_report(args.report)
-    sys.stdout.write(failures_list(report["results"], pin_of(report)))
+    sys.stdout.write(failures_list(_read_report(args.report)))
     return ExitCode.OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    """History between runs: exit 1 when an item the verdict rests on no longer passes.
-
-    Items that do not count in the new report (readings without
-    --strict-readings, comparisons with the reference engine) are listed as
-    information and never make the diff fail.
-    """
+    """History between runs (docs/cli.md): exit 1 when an item the verdict rests on
+    regressed; items that do not count in NEW are listed as information only."""
     old, new = _read_report(args.old), _read_report(args.new)
     warnings = _diff_warnings(old, new)
     for warning in warnings:
@@ -795,7 +775,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
     print(tally)
     lost = [] if args.allow_lost_coverage else groups["lost coverage"]
-    worse = bool(groups["regressed"] or groups["new and failing"] or lost)
+    regressions = len(groups["regressed"] + groups["new and failing"] + lost)
+    worse = regressions > 0
     if lost:
         print(f"{len(lost)} item(s) that passed no longer ran (skipped or gone): lost coverage "
               "is a regression; pass --allow-lost-coverage if it was meant")
@@ -806,7 +787,6 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         warnings.append(f"coverage {percent:g}% is below --fail-under {args.fail_under:g}")
         worse = True
     if args.markdown:
-        regressions = len(groups["regressed"] + groups["new and failing"] + lost)
         _write_diff_markdown(args, regressions, groups["lost coverage"], warnings, tally,
                              [("change | item", lines), ("kind | rule", rule_changes)])
     return ExitCode.FAILURES if worse else ExitCode.OK
@@ -918,7 +898,3 @@ def _cmd_init(args: argparse.Namespace) -> int:
           f"  conformance certify --engine {shlex.quote(spec)} --allow-no-verdict --out out/\n"
           f"then map what the skip reasons list first ({written[-1].name} has the steps)")
     return ExitCode.OK
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

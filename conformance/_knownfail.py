@@ -159,24 +159,19 @@ def entry_line(pattern: str, digest: str = "", note: str = "") -> str:
     return pattern + (f"  #! {digest}" if digest else "") + (f"  # {note}" if note else "")
 
 
-def pin_of(report: dict[str, Any]) -> Pin:
-    """The pin of a report: its catalogue, suite version and each item's digest."""
-    return Pin(report["suite"]["catalogue_digest"], report["suite"]["version"],
-               {r["id"]: entry_digest(r["id"], r["rules"]) for r in report["results"]})
-
-
-def failures_list(results: list[dict[str, Any]], pin: Pin | None = None) -> str:
-    """The current failures and errors of a report, as a known-failures file.
+def failures_list(report: dict[str, Any]) -> str:
+    """A report's failures and errors as a known-failures file, pinned to its catalogue
+    and suite version, each entry to its item's id and rules.
 
     Items that rely on a reading are listed too (they count with
     --strict-readings) and say so; comparisons with the reference engine never
     count, so they are left out.
     """
-    lines = [HEADER, *(pin.lines() if pin else [])]
-    for r in results:
+    pin = Pin(report["suite"]["catalogue_digest"], report["suite"]["version"])
+    lines = [HEADER, *pin.lines()]
+    for r in report["results"]:
         if r["status"] in ("fail", "error") and r["basis"] != "reference":
             what = r["status"] if r["basis"] == "seed" else f"{r['status']}, {r['basis']}"
-            digest = entry_digest(r["id"], r["rules"]) if pin else ""
             note = f"{what}: {r['message'][:80]}".replace("\n", " ")
-            lines.append(entry_line(r["id"], digest, note))
+            lines.append(entry_line(r["id"], entry_digest(r["id"], r["rules"]), note))
     return "\n".join(lines) + "\n"

@@ -102,16 +102,12 @@ class Progress:
         left = ""
         if 0 < self.done < self.total:
             per_item = (time.monotonic() - self.began) / self.done
-            left = f", ~{_clock(per_item * (self.total - self.done))} left"
+            seconds = int(per_item * (self.total - self.done) + 0.5)
+            left = f", ~{seconds // 60}:{seconds % 60:02d} left"
         trouble = f", {bad} not passing" if bad else ""
         self.stream.write(f"\r{self.phase:<10} [{bar}] {self.done}/{self.total}"
                           f"{trouble}{left}\x1b[K")
         self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    seconds = int(seconds + 0.5)
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 #: ``--durations``: shorter than this is not worth a line (pytest hides them too).

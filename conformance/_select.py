@@ -8,7 +8,6 @@ which result ends a ``-x`` run.
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import glob
 import json
@@ -29,24 +28,17 @@ if TYPE_CHECKING:
 NOT_PASSING = ("fail", "error")
 
 
-@dataclasses.dataclass
-class LastFailed:
-    """What ``--last-failed`` selects: exact ids (as ``--select`` patterns), or None
-    for "run everything", and the one line that says why."""
-
-    select: list[str] | None
-    note: str
-
-
-def last_failed(out: Path, known_ids: Sequence[str], patterns: Sequence[str]) -> LastFailed:
-    """The items that failed or errored in ``out/report.json``, still in the catalogue
-    and matching ``patterns`` (the run's own ``--select``, if any).
+def last_failed(out: Path, known_ids: Sequence[str],
+                patterns: Sequence[str]) -> tuple[list[str] | None, str]:
+    """What ``--last-failed`` selects, and the one line that says why: the items that
+    failed or errored in ``out/report.json``, still in the catalogue and matching
+    ``patterns`` (the run's own ``--select``, if any), as exact ``--select`` patterns.
 
     As pytest does, a missing report, or one with nothing failing, runs
-    everything (with a note saying so) rather than nothing.
+    everything (None, with a note saying so) rather than nothing.
     """
-    def everything(why: str) -> LastFailed:
-        return LastFailed(None, f"--last-failed: {why}; running everything")
+    def everything(why: str) -> tuple[None, str]:
+        return None, f"--last-failed: {why}; running everything"
 
     path = out / "report.json"
     try:
@@ -67,9 +59,9 @@ def last_failed(out: Path, known_ids: Sequence[str], patterns: Sequence[str]) ->
         return everything(f"none of the {len(previous)} item(s) that failed in {path} "
                           f"is selected{left}")
     # ids are matched as globs: escape them, so `[` or `*` in an id matches only itself
-    return LastFailed([glob.escape(i) for i in wanted],
-                      f"--last-failed: rerunning the {len(wanted)} item(s) that failed or "
-                      f"errored in {path}{left}")
+    return ([glob.escape(i) for i in wanted],
+            f"--last-failed: rerunning the {len(wanted)} item(s) that failed or errored in "
+            f"{path}{left}")
 
 
 def stops_run(result: Result, known: KnownFailures | None, strict: bool) -> bool:
