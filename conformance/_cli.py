@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import __version__, _catalogue, _discovery, _doctor, _errors, vocabulary
+from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
 from conformance._cache import cache_dir
 from conformance._catalogue import Case, Catalogue
-from conformance._discovery import properties_for, ruleset_names, unknown_ruleset
+from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
 from conformance._engine import Connection
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
@@ -329,7 +329,8 @@ def _parser() -> argparse.ArgumentParser:
                                        "rulesets, one start/act/observe round trip per ruleset "
                                        "and its stdout; prints a checklist with a fix per problem")
     p.add_argument("--engine", required=True,
-                   help="reference | reference:MUTANT | python:pkg.mod:factory | cmd:<command>")
+                   help="NAME[:MUTANT] (a registered engine, e.g. reference) | "
+                        "python:pkg.mod:factory | cmd:<command>")
     p.add_argument("--cases", type=Path, metavar="DIR",
                    help="catalogue folder the round trips take their first case from "
                         "(default: ./cases, else the bundled one)")
@@ -693,7 +694,8 @@ def _print_features(catalogue: Catalogue) -> None:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    _discovery.ruleset(args.ruleset)   # an unknown name is a usage error
+    if find_ruleset(args.ruleset) is None:
+        raise UsageError(unknown_ruleset(args.ruleset))
     latest = vocabulary.history(args.ruleset).latest
     version = args.vocabulary or latest
     if version > latest:
