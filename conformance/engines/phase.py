@@ -369,8 +369,7 @@ class PhaseEngine:
                 "power": obj.get("power"), "toughness": obj.get("toughness"),
                 "damage": obj.get("damage_marked", 0),
                 "keywords": sorted(_keyword(k) for k in obj.get("keywords", [])),
-                "mana_spent": {SHARD[c.capitalize()]: n for c, n in
-                               (obj.get("colors_spent_to_cast") or {}).items() if n},
+                "mana_spent": _spent(obj),
                 "ability_of": None, "shields": []}
         for to, shield in self._shields(st):
             holder = players.get(to) or cards.get(to)
@@ -1026,6 +1025,19 @@ ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in
               "Command": "in the command zone"}
 #: What an `apply` reports: what its text did, not the adapter's ability that carried it.
 EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
+
+
+def _spent(obj: dict[str, Any]) -> dict[str, int]:
+    """The mana spent to cast an object, by type: phase.rs records the coloured mana
+    (``colors_spent_to_cast``) and the amount of all of it (``mana_spent_to_cast_amount``);
+    the rest of the amount is colourless (CR 106.1b: mana is one of the five colours or
+    colourless)."""
+    spent = {SHARD[c.capitalize()]: n for c, n in
+             (obj.get("colors_spent_to_cast") or {}).items() if n}
+    colourless = (obj.get("mana_spent_to_cast_amount") or 0) - sum(spent.values())
+    if colourless > 0:
+        spent["C"] = colourless
+    return spent
 
 
 def _replacements(state: dict[str, Any]) -> int:
