@@ -839,13 +839,28 @@ class PhaseEngine:
         self._give_priority(seat, events)
         offered = [a for a in self._actions() if a.kind == "ActivateAbility"
                    and a.data.get("source_id") == oid]
-        if not offered:
+        if offered:
+            activation: Any = offered[-1]
+        elif obj["zone"] == "Exile":
+            # phase.rs's list of legal actions looks at no card in exile, but its rules
+            # allow the activation of an ability whose activation zone is exile (CR 602.1;
+            # Greater Gargadon's): the game's own check (zone, priority, cost) decides
+            activation = {"type": "ActivateAbility", "data": {
+                "source_id": oid, "ability_index": len(obj["abilities"]) - 1}}
+        else:
             zone = ZONE_OF.get(obj["zone"], obj["zone"])
             raise Unsupported(f"phase.rs offers no activation of an ability of "
                               f"{self._name(oid)} in {zone} (an ability of a card in that "
                               "zone, as Greater Gargadon's works in exile)",
                               kind="engine-gap")
-        events += self._apply_raw(seat, offered[-1])
+        try:
+            events += self._apply_raw(seat, activation)
+        except _Rejected as exc:
+            if offered:
+                raise
+            raise Unsupported(f"phase.rs does not activate an ability of "
+                              f"{self._name(oid)} in exile: {exc}",
+                              kind="engine-gap") from exc
         events += self._settle(seat, context)
         self.resolving = context
         events += self._resolve_raw()
