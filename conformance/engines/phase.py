@@ -80,18 +80,130 @@ def create() -> PhaseEngine:
 
 @cache
 def _face(card_json: str) -> Any:
-    """phase.rs's card face for an MTGJSON card (cached: parsing is the slow part)."""
-    return phase.build_oracle_face(json.loads(card_json), None)
+    """phase.rs's card face for an MTGJSON card (cached: parsing is the slow part), with
+    the lines its parser fails on but its engine has typed (`_typed_lines`) given as that
+    typed data."""
+    return _typed_lines(phase.build_oracle_face(json.loads(card_json), None))
+
+
+#: The card language's two any-type statics, "You may spend mana as though it were mana of
+#: any type to cast spells." (`grant: spend_as_any_type`) and "Mana of any type can be spent
+#: to cast spells." (`grant: any_type_can_be_spent`; CR 609.4b: the same permission), as
+#: phase.rs's typed static: the one its parser makes of Vizier of the Menagerie's "You can
+#: spend mana of any type to cast creature spells." (the any-type concession,
+#: ``AnyTypeOrColor``, of its controller: the grant's controller), with the spells of
+#: Vedalken Orrery's "cast spells" (``Typed Card``) for creature spells.  phase.rs's parser
+#: fails on both lines; tests/engines/test_phase_typed.py checks the structure against its
+#: parse of the two real cards.
+SPELLS = {"type": "Typed", "type_filters": ["Card"], "controller": None, "properties": []}
+ANY_TYPE_LINES = frozenset(oracle.GRANTS[g]["static"]
+                           for g in ("spend_as_any_type", "any_type_can_be_spent"))
+
+
+def _any_type_static(line: str) -> dict[str, Any]:
+    return {"mode": {"SpendManaAsAnyColor": {"spell_filter": copy.deepcopy(SPELLS),
+                                             "concession": "AnyTypeOrColor"}},
+            "affected": {"type": "Controller"}, "modifications": [], "condition": None,
+            "affected_zone": None, "effect_zone": None, "active_zones": [],
+            "characteristic_defining": False, "description": line}
+
+
+#: "This turn, <static ability>": that static ability for its controller until end of turn,
+#: in the shape phase.rs's parser gives Yawgmoth's Will ("Until end of turn, you may play
+#: lands and cast spells from your graveyard."): a player-granted static
+#: (``GrantStaticAbility``) of a ``GenericEffect`` until end of turn.
+ONE_TURN_PREFIX = "This turn, "
+#: The static modes phase.rs 0.103.0 honours when granted to a player that way (checked by
+#: playing them): cost changes.  (A granted ``SpendManaAsAnyColor`` is never consulted by a
+#: payment: "Mana of any type can be spent to cast spells this turn" stays an engine gap.)
+ONE_TURN_MODES = frozenset({"ModifyCost"})
+
+
+def _one_turn(static: dict[str, Any]) -> dict[str, Any]:
+    """The effect "this turn, <static>" as phase.rs types a one-turn player static."""
+    return {"type": "GenericEffect", "duration": "UntilEndOfTurn",
+            "target": {"type": "Controller"},
+            "static_abilities": [{
+                "mode": "Continuous", "affected": {"type": "Controller"},
+                "modifications": [{"type": "GrantStaticAbility", "definition": static}],
+                "condition": None, "affected_zone": None, "effect_zone": None,
+                "active_zones": [], "characteristic_defining": False, "description": None}]}
+
+
+def _typed_lines(face: Any) -> Any:
+    """Give phase.rs's own typed data for the lines of the suite's card language its parser
+    marks ``Unimplemented`` while its engine has the effect (docs/engines/phase.md, "Typed
+    lines"); every other line is the parser's.
+
+    - the statics "You may spend mana as though it were mana of any type to cast spells."
+      and "Mana of any type can be spent to cast spells." (`_any_type_static`);
+    - an instruction "This turn, <cost change>." (the card language's resolved
+      ``cost_change``): phase.rs's parse of the cost change as a static ability (the
+      Thalia / Grand Arbiter Augustin IV wording its parser reads), for its controller
+      until end of turn (`_one_turn`)."""
+    abilities = []
+    for ability in face["abilities"]:
+        effect = ability.get("effect") or {}
+        if effect.get("type") != "Unimplemented":
+            abilities.append(ability)
+            continue
+        line = str(ability.get("description") or "")
+        if ability.get("kind") == "Spell" and line in ANY_TYPE_LINES:
+            face["static_abilities"].append(_any_type_static(line))
+            continue
+        static = _one_turn_static(line) if ability.get("sub_ability") is None else None
+        if static is not None:
+            ability = dict(ability, effect=_one_turn(static), duration="UntilEndOfTurn")
+        abilities.append(ability)
+    face["abilities"] = abilities
+    return face
+
+
+def _one_turn_static(line: str) -> dict[str, Any] | None:
+    """The static ability of a line "[{cost}: ]This turn, <static sentence>" as phase.rs's
+    parser reads the static sentence, if it is one of `ONE_TURN_MODES`."""
+    _, _, sentence = line.rpartition(": ") if line.startswith("{") else ("", "", line)
+    if not sentence.startswith(ONE_TURN_PREFIX):
+        return None
+    static_line = sentence.removeprefix(ONE_TURN_PREFIX)
+    static_line = static_line[:1].upper() + static_line[1:]
+    parsed = phase.build_oracle_face(oracle.card(
+        {"id": "static", "name": "Conformance Static", "types": ["enchantment"]},
+        (static_line,)), None)
+    statics = parsed["static_abilities"]
+    if (len(statics) != 1 or parsed["abilities"] or _parse_problems(parsed)
+            or not isinstance(statics[0]["mode"], dict)
+            or set(statics[0]["mode"]) - ONE_TURN_MODES):
+        return None
+    static: dict[str, Any] = statics[0]
+    return static
+
+
+#: What an ``Unimplemented`` part of a face means for the engine, where more than the text is
+#: known (docs/engines/phase.md, "Skips"): keyed by its name and text (None: any text).
+GAP_NOTES: dict[tuple[str, str | None], str] = {
+    ("unrecognized_clause_head", "play lands"):
+        "Shaman's Trance: the rest of its second sentence parses as a cast of a card from the "
+        "caster's own graveyard (CastFromZone), and phase.rs has no effect letting a player "
+        "cast another player's graveyard cards as though they were in their own graveyard",
+    ("standalone_mana_spend_concession", None):
+        "phase.rs has no one-turn mana-spend permission: its any-type static granted to the "
+        "player until end of turn is not consulted by a payment",
+}
 
 
 def _parse_problems(face: Any) -> list[str]:
-    """The parts of a face phase.rs's parser did not understand."""
+    """The parts of a face phase.rs's parser did not understand (quoted, with what that means
+    for the engine where `GAP_NOTES` knows)."""
     found = []
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             if node.get("type") == "Unimplemented":
-                found.append(str(node.get("description") or node.get("name")))
+                text = str(node.get("description") or node.get("name"))
+                name = str(node.get("name"))
+                note = GAP_NOTES.get((name, text)) or GAP_NOTES.get((name, None))
+                found.append(f"{text!r} ({note})" if note else repr(text))
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -408,7 +520,7 @@ class PhaseEngine:
         problems = _parse_problems(_face(json.dumps(card, sort_keys=True)))
         if problems:
             raise Unsupported(f"phase.rs's Oracle parser does not implement "
-                              f"{obj['id']}'s text: {problems[0]!r}",
+                              f"{obj['id']}'s text: {problems[0]}",
                               kind="engine-gap")
         return card["name"], card
 
@@ -1069,7 +1181,7 @@ def _checked_face(card: dict[str, Any]) -> Any:
     face = _face(json.dumps(card, sort_keys=True))
     problems = _parse_problems(face)
     if problems:
-        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}",
+        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]}",
                           kind="engine-gap")
     return face
 
