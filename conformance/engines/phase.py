@@ -6,7 +6,16 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
 - **cards**: every object of a setup becomes a card face built by phase.rs's own
   Oracle parser (``phase.build_oracle_face``) from the suite's card language
   (`conformance.rulesets.mtg.oracle`): a real card's Oracle text where the object
-  names one, the rendered text of its abilities otherwise;
+  names one, the rendered text of its abilities otherwise.  Hand-built, as phase.rs's
+  own typed data (`_typed_lines`; docs/engines/phase.md, "Typed lines"), are only three
+  lines of the card language its parser fails on while its engine has the effect: the
+  statics "You may spend mana as though it were mana of any type to cast spells." and
+  "Mana of any type can be spent to cast spells." (the static phase.rs's parser makes of
+  Vizier of the Menagerie's "You can spend mana of any type to cast creature spells.",
+  for all spells) and "This turn, <cost change>." (phase.rs's parse of the cost change as
+  a static, granted to its controller until end of turn as its parser types Yawgmoth's
+  Will); tests/engines/test_phase_typed.py checks both structures against phase.rs's
+  parse of those real cards;
 - **a board**: phase.rs starts games only from decks, so the adapter starts one
   with every object in its owner's deck, keeps both hands, and then puts each
   object where the setup says by editing the game's state dict (``game.state()``)
@@ -16,8 +25,10 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
   combat damage step; mtg vocabulary 3); a harness-only action (``apply``, ``damage``) is
   played as an activated ability ``{0}: <text>`` the adapter adds to its source
   (or, with no source, to an enchantment of its controller's), so phase.rs's own
-  rules decide what it does.  Targets and choices phase.rs prompts for are answered
-  from the action (its ``choose``, its card);
+  rules decide what it does (an ability of a card in exile, which phase.rs's list of legal
+  actions omits, is applied and phase.rs's own activation check accepts or refuses it).
+  Targets and choices phase.rs prompts for are answered from the action (its ``choose``,
+  its card);
 - **observations** are read back from the state; events from phase.rs's events.
 
 Speed: ``game.state()`` and ``Engine.load_game`` are most of the time a certification
