@@ -37,11 +37,12 @@ changes and keeps it (`_view`); a step that edits the state edits that one (`_ed
 loads it as a JSON string (`_load`); `start`'s board is loaded only when first used, so
 a first step that edits it loads once; the ``{0}`` ability of a harness step comes off its
 source with the next edit.  Built once per process: phase.rs's engine for a set of cards
-and the opening state of a game of the same decks (seed 1: the same game every time),
-and each card face (by its card JSON).  `observe` and the shield events are read off a
-``game.state()`` taken after the last change; the reads before the board is loaded (an
-object's zone, owner and controller; the shields already there, none on a new board)
-are of the board as written, which phase.rs loads as it is.
+and the opening state of a game of the same decks (seed 1: the same game every time; kept
+without the history and decklists that only got the game there, `_opening`: every load and
+state is less than half the size), and each card face (by its card JSON).  `observe` and
+the shield events are read off a ``game.state()`` taken after the last change; the reads
+before the board is loaded (an object's zone, owner and controller; the shields already
+there, none on a new board) are of the board as written, which phase.rs loads as it is.
 
 Anything it cannot map raises `Unsupported` with the reason; it never makes up a
 result.  docs/engines/phase.md is the certification and its judged failures.
@@ -251,10 +252,24 @@ def _engine(cards_json: str) -> Any:
 @lru_cache(maxsize=256)
 def _opening(cards_json: str, p1: tuple[str, ...], p2: tuple[str, ...]) -> str:
     """The state (as JSON, for a fresh copy each time) of a new game of these decks at p1's
-    first main phase: the same every time (seed 1), so phase.rs plays it once per process."""
+    first main phase: the same every time (seed 1), so phase.rs plays it once per process.
+    Without what only got the game there: the opening hands' draws (``zone_changes_this_turn``
+    and the rules journal, a new game's empty one instead) and the decklists (the cards are
+    the game's objects): about 60 % of the state's JSON, which every ``load_game`` and
+    ``state()`` of the case would carry.  Every item's result is the same without them."""
     game = _engine(cards_json).new_game(list(p1), list(p2), seed=1, first_player=0)
     _advance_to_main(game)
-    return json.dumps(game.state())
+    state = game.state()
+    st = state["state"]
+    st["zone_changes_this_turn"] = []
+    for pool in st.get("deck_pools") or []:
+        pool["registered_main"] = pool["current_main"] = []
+    journal = st.get("resolved_rules_journal")
+    if journal:     # an empty journal, as a new game's (phase.rs checks it on load)
+        st["resolved_rules_journal"] = dict(journal, entries=[], nodes=[],
+                                            next_command_ordinal=0,
+                                            next_settlement_node_ordinal=0)
+    return json.dumps(state)
 
 
 def _mana(cost: Any) -> dict[str, int]:
