@@ -6,7 +6,16 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
 - **cards**: every object of a setup becomes a card face built by phase.rs's own
   Oracle parser (``phase.build_oracle_face``) from the suite's card language
   (`conformance.rulesets.mtg.oracle`): a real card's Oracle text where the object
-  names one, the rendered text of its abilities otherwise;
+  names one, the rendered text of its abilities otherwise.  Hand-built, as phase.rs's
+  own typed data (`_typed_lines`; docs/engines/phase.md, "Typed lines"), are only three
+  lines of the card language its parser fails on while its engine has the effect: the
+  statics "You may spend mana as though it were mana of any type to cast spells." and
+  "Mana of any type can be spent to cast spells." (the static phase.rs's parser makes of
+  Vizier of the Menagerie's "You can spend mana of any type to cast creature spells.",
+  for all spells) and "This turn, <cost change>." (phase.rs's parse of the cost change as
+  a static, granted to its controller until end of turn as its parser types Yawgmoth's
+  Will); tests/engines/test_phase_typed.py checks both structures against phase.rs's
+  parse of those real cards;
 - **a board**: phase.rs starts games only from decks, so the adapter starts one
   with every object in its owner's deck, keeps both hands, and then puts each
   object where the setup says by editing the game's state dict (``game.state()``)
@@ -16,8 +25,10 @@ phase.rs (Rust, MIT) ships Python bindings as ``phase-python`` (``pip install
   combat damage step; mtg vocabulary 3); a harness-only action (``apply``, ``damage``) is
   played as an activated ability ``{0}: <text>`` the adapter adds to its source
   (or, with no source, to an enchantment of its controller's), so phase.rs's own
-  rules decide what it does.  Targets and choices phase.rs prompts for are answered
-  from the action (its ``choose``, its card);
+  rules decide what it does (an ability of a card in exile, which phase.rs's list of legal
+  actions omits, is applied and phase.rs's own activation check accepts or refuses it).
+  Targets and choices phase.rs prompts for are answered from the action (its ``choose``,
+  its card);
 - **observations** are read back from the state; events from phase.rs's events.
 
 Speed: ``game.state()`` and ``Engine.load_game`` are most of the time a certification
@@ -26,11 +37,12 @@ changes and keeps it (`_view`); a step that edits the state edits that one (`_ed
 loads it as a JSON string (`_load`); `start`'s board is loaded only when first used, so
 a first step that edits it loads once; the ``{0}`` ability of a harness step comes off its
 source with the next edit.  Built once per process: phase.rs's engine for a set of cards
-and the opening state of a game of the same decks (seed 1: the same game every time),
-and each card face (by its card JSON).  `observe` and the shield events are read off a
-``game.state()`` taken after the last change; the reads before the board is loaded (an
-object's zone, owner and controller; the shields already there, none on a new board)
-are of the board as written, which phase.rs loads as it is.
+and the opening state of a game of the same decks (seed 1: the same game every time; kept
+without the history and decklists that only got the game there, `_opening`: every load and
+state is less than half the size), and each card face (by its card JSON).  `observe` and
+the shield events are read off a ``game.state()`` taken after the last change; the reads
+before the board is loaded (an object's zone, owner and controller; the shields already
+there, none on a new board) are of the board as written, which phase.rs loads as it is.
 
 Anything it cannot map raises `Unsupported` with the reason; it never makes up a
 result.  docs/engines/phase.md is the certification and its judged failures.
@@ -80,18 +92,130 @@ def create() -> PhaseEngine:
 
 @cache
 def _face(card_json: str) -> Any:
-    """phase.rs's card face for an MTGJSON card (cached: parsing is the slow part)."""
-    return phase.build_oracle_face(json.loads(card_json), None)
+    """phase.rs's card face for an MTGJSON card (cached: parsing is the slow part), with
+    the lines its parser fails on but its engine has typed (`_typed_lines`) given as that
+    typed data."""
+    return _typed_lines(phase.build_oracle_face(json.loads(card_json), None))
+
+
+#: The card language's two any-type statics, "You may spend mana as though it were mana of
+#: any type to cast spells." (`grant: spend_as_any_type`) and "Mana of any type can be spent
+#: to cast spells." (`grant: any_type_can_be_spent`; CR 609.4b: the same permission), as
+#: phase.rs's typed static: the one its parser makes of Vizier of the Menagerie's "You can
+#: spend mana of any type to cast creature spells." (the any-type concession,
+#: ``AnyTypeOrColor``, of its controller: the grant's controller), with the spells of
+#: Vedalken Orrery's "cast spells" (``Typed Card``) for creature spells.  phase.rs's parser
+#: fails on both lines; tests/engines/test_phase_typed.py checks the structure against its
+#: parse of the two real cards.
+SPELLS = {"type": "Typed", "type_filters": ["Card"], "controller": None, "properties": []}
+ANY_TYPE_LINES = frozenset(oracle.GRANTS[g]["static"]
+                           for g in ("spend_as_any_type", "any_type_can_be_spent"))
+
+
+def _any_type_static(line: str) -> dict[str, Any]:
+    return {"mode": {"SpendManaAsAnyColor": {"spell_filter": copy.deepcopy(SPELLS),
+                                             "concession": "AnyTypeOrColor"}},
+            "affected": {"type": "Controller"}, "modifications": [], "condition": None,
+            "affected_zone": None, "effect_zone": None, "active_zones": [],
+            "characteristic_defining": False, "description": line}
+
+
+#: "This turn, <static ability>": that static ability for its controller until end of turn,
+#: in the shape phase.rs's parser gives Yawgmoth's Will ("Until end of turn, you may play
+#: lands and cast spells from your graveyard."): a player-granted static
+#: (``GrantStaticAbility``) of a ``GenericEffect`` until end of turn.
+ONE_TURN_PREFIX = "This turn, "
+#: The static modes phase.rs 0.103.0 honours when granted to a player that way (checked by
+#: playing them): cost changes.  (A granted ``SpendManaAsAnyColor`` is never consulted by a
+#: payment: "Mana of any type can be spent to cast spells this turn" stays an engine gap.)
+ONE_TURN_MODES = frozenset({"ModifyCost"})
+
+
+def _one_turn(static: dict[str, Any]) -> dict[str, Any]:
+    """The effect "this turn, <static>" as phase.rs types a one-turn player static."""
+    return {"type": "GenericEffect", "duration": "UntilEndOfTurn",
+            "target": {"type": "Controller"},
+            "static_abilities": [{
+                "mode": "Continuous", "affected": {"type": "Controller"},
+                "modifications": [{"type": "GrantStaticAbility", "definition": static}],
+                "condition": None, "affected_zone": None, "effect_zone": None,
+                "active_zones": [], "characteristic_defining": False, "description": None}]}
+
+
+def _typed_lines(face: Any) -> Any:
+    """Give phase.rs's own typed data for the lines of the suite's card language its parser
+    marks ``Unimplemented`` while its engine has the effect (docs/engines/phase.md, "Typed
+    lines"); every other line is the parser's.
+
+    - the statics "You may spend mana as though it were mana of any type to cast spells."
+      and "Mana of any type can be spent to cast spells." (`_any_type_static`);
+    - an instruction "This turn, <cost change>." (the card language's resolved
+      ``cost_change``): phase.rs's parse of the cost change as a static ability (the
+      Thalia / Grand Arbiter Augustin IV wording its parser reads), for its controller
+      until end of turn (`_one_turn`)."""
+    abilities = []
+    for ability in face["abilities"]:
+        effect = ability.get("effect") or {}
+        if effect.get("type") != "Unimplemented":
+            abilities.append(ability)
+            continue
+        line = str(ability.get("description") or "")
+        if ability.get("kind") == "Spell" and line in ANY_TYPE_LINES:
+            face["static_abilities"].append(_any_type_static(line))
+            continue
+        static = _one_turn_static(line) if ability.get("sub_ability") is None else None
+        if static is not None:
+            ability = dict(ability, effect=_one_turn(static), duration="UntilEndOfTurn")
+        abilities.append(ability)
+    face["abilities"] = abilities
+    return face
+
+
+def _one_turn_static(line: str) -> dict[str, Any] | None:
+    """The static ability of a line "[{cost}: ]This turn, <static sentence>" as phase.rs's
+    parser reads the static sentence, if it is one of `ONE_TURN_MODES`."""
+    _, _, sentence = line.rpartition(": ") if line.startswith("{") else ("", "", line)
+    if not sentence.startswith(ONE_TURN_PREFIX):
+        return None
+    static_line = sentence.removeprefix(ONE_TURN_PREFIX)
+    static_line = static_line[:1].upper() + static_line[1:]
+    parsed = phase.build_oracle_face(oracle.card(
+        {"id": "static", "name": "Conformance Static", "types": ["enchantment"]},
+        (static_line,)), None)
+    statics = parsed["static_abilities"]
+    if (len(statics) != 1 or parsed["abilities"] or _parse_problems(parsed)
+            or not isinstance(statics[0]["mode"], dict)
+            or set(statics[0]["mode"]) - ONE_TURN_MODES):
+        return None
+    static: dict[str, Any] = statics[0]
+    return static
+
+
+#: What an ``Unimplemented`` part of a face means for the engine, where more than the text is
+#: known (docs/engines/phase.md, "Skips"): keyed by its name and text (None: any text).
+GAP_NOTES: dict[tuple[str, str | None], str] = {
+    ("unrecognized_clause_head", "play lands"):
+        "Shaman's Trance: the rest of its second sentence parses as a cast of a card from the "
+        "caster's own graveyard (CastFromZone), and phase.rs has no effect letting a player "
+        "cast another player's graveyard cards as though they were in their own graveyard",
+    ("standalone_mana_spend_concession", None):
+        "phase.rs has no one-turn mana-spend permission: its any-type static granted to the "
+        "player until end of turn is not consulted by a payment",
+}
 
 
 def _parse_problems(face: Any) -> list[str]:
-    """The parts of a face phase.rs's parser did not understand."""
+    """The parts of a face phase.rs's parser did not understand (quoted, with what that means
+    for the engine where `GAP_NOTES` knows)."""
     found = []
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             if node.get("type") == "Unimplemented":
-                found.append(str(node.get("description") or node.get("name")))
+                text = str(node.get("description") or node.get("name"))
+                name = str(node.get("name"))
+                note = GAP_NOTES.get((name, text)) or GAP_NOTES.get((name, None))
+                found.append(f"{text!r} ({note})" if note else repr(text))
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -128,10 +252,24 @@ def _engine(cards_json: str) -> Any:
 @lru_cache(maxsize=256)
 def _opening(cards_json: str, p1: tuple[str, ...], p2: tuple[str, ...]) -> str:
     """The state (as JSON, for a fresh copy each time) of a new game of these decks at p1's
-    first main phase: the same every time (seed 1), so phase.rs plays it once per process."""
+    first main phase: the same every time (seed 1), so phase.rs plays it once per process.
+    Without what only got the game there: the opening hands' draws (``zone_changes_this_turn``
+    and the rules journal, a new game's empty one instead) and the decklists (the cards are
+    the game's objects): about 60 % of the state's JSON, which every ``load_game`` and
+    ``state()`` of the case would carry.  Every item's result is the same without them."""
     game = _engine(cards_json).new_game(list(p1), list(p2), seed=1, first_player=0)
     _advance_to_main(game)
-    return json.dumps(game.state())
+    state = game.state()
+    st = state["state"]
+    st["zone_changes_this_turn"] = []
+    for pool in st.get("deck_pools") or []:
+        pool["registered_main"] = pool["current_main"] = []
+    journal = st.get("resolved_rules_journal")
+    if journal:     # an empty journal, as a new game's (phase.rs checks it on load)
+        st["resolved_rules_journal"] = dict(journal, entries=[], nodes=[],
+                                            next_command_ordinal=0,
+                                            next_settlement_node_ordinal=0)
+    return json.dumps(state)
 
 
 def _mana(cost: Any) -> dict[str, int]:
@@ -369,8 +507,7 @@ class PhaseEngine:
                 "power": obj.get("power"), "toughness": obj.get("toughness"),
                 "damage": obj.get("damage_marked", 0),
                 "keywords": sorted(_keyword(k) for k in obj.get("keywords", [])),
-                "mana_spent": {SHARD[c.capitalize()]: n for c, n in
-                               (obj.get("colors_spent_to_cast") or {}).items() if n},
+                "mana_spent": _spent(obj),
                 "ability_of": None, "shields": []}
         for to, shield in self._shields(st):
             holder = players.get(to) or cards.get(to)
@@ -409,7 +546,7 @@ class PhaseEngine:
         problems = _parse_problems(_face(json.dumps(card, sort_keys=True)))
         if problems:
             raise Unsupported(f"phase.rs's Oracle parser does not implement "
-                              f"{obj['id']}'s text: {problems[0]!r}",
+                              f"{obj['id']}'s text: {problems[0]}",
                               kind="engine-gap")
         return card["name"], card
 
@@ -840,13 +977,28 @@ class PhaseEngine:
         self._give_priority(seat, events)
         offered = [a for a in self._actions() if a.kind == "ActivateAbility"
                    and a.data.get("source_id") == oid]
-        if not offered:
+        if offered:
+            activation: Any = offered[-1]
+        elif obj["zone"] == "Exile":
+            # phase.rs's list of legal actions looks at no card in exile, but its rules
+            # allow the activation of an ability whose activation zone is exile (CR 602.1;
+            # Greater Gargadon's): the game's own check (zone, priority, cost) decides
+            activation = {"type": "ActivateAbility", "data": {
+                "source_id": oid, "ability_index": len(obj["abilities"]) - 1}}
+        else:
             zone = ZONE_OF.get(obj["zone"], obj["zone"])
             raise Unsupported(f"phase.rs offers no activation of an ability of "
                               f"{self._name(oid)} in {zone} (an ability of a card in that "
                               "zone, as Greater Gargadon's works in exile)",
                               kind="engine-gap")
-        events += self._apply_raw(seat, offered[-1])
+        try:
+            events += self._apply_raw(seat, activation)
+        except _Rejected as exc:
+            if offered:
+                raise
+            raise Unsupported(f"phase.rs does not activate an ability of "
+                              f"{self._name(oid)} in exile: {exc}",
+                              kind="engine-gap") from exc
         events += self._settle(seat, context)
         self.resolving = context
         events += self._resolve_raw()
@@ -1028,6 +1180,19 @@ ZONE_WORDS = {"Graveyard": "in your graveyard", "Exile": "in exile", "Hand": "in
 EFFECT_EVENTS = frozenset({"damage", "prevented", "discard", "moved"})
 
 
+def _spent(obj: dict[str, Any]) -> dict[str, int]:
+    """The mana spent to cast an object, by type: phase.rs records the coloured mana
+    (``colors_spent_to_cast``) and the amount of all of it (``mana_spent_to_cast_amount``);
+    the rest of the amount is colourless (CR 106.1b: mana is one of the five colours or
+    colourless)."""
+    spent = {SHARD[c.capitalize()]: n for c, n in
+             (obj.get("colors_spent_to_cast") or {}).items() if n}
+    colourless = (obj.get("mana_spent_to_cast_amount") or 0) - sum(spent.values())
+    if colourless > 0:
+        spent["C"] = colourless
+    return spent
+
+
 def _replacements(state: dict[str, Any]) -> int:
     """How many damage replacements (shields, used up or not) a state holds."""
     return len(state["state"].get("pending_damage_replacements") or [])
@@ -1042,7 +1207,7 @@ def _checked_face(card: dict[str, Any]) -> Any:
     face = _face(json.dumps(card, sort_keys=True))
     problems = _parse_problems(face)
     if problems:
-        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]!r}",
+        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]}",
                           kind="engine-gap")
     return face
 

@@ -54,3 +54,18 @@ def test_a_refused_action_leaves_the_board_as_it_was():
     reply = engine.act({"cast": "no-such-card"})
     assert reply["accepted"] is False
     assert engine.observe() == before == fresh_observation(engine)
+
+
+def test_the_opening_carries_nothing_of_the_way_to_the_board():
+    """The opening state every board is built from has no history (the opening hands' draws)
+    and no decklists: the loads and states of a case carry only its board."""
+    case = next(c for c in mtg_cases() if c.steps)
+    engine = PhaseEngine()
+    engine.start(case.ruleset, case.setup)
+    assert engine._board is not None
+    st = engine._board["state"]
+    assert st["zone_changes_this_turn"] == []
+    journal = st["resolved_rules_journal"]
+    assert (journal["entries"], journal["nodes"]) == ([], [])
+    assert all(p["current_main"] == p["registered_main"] == [] for p in st["deck_pools"])
+    assert engine.act(case.steps[0]["do"]) is not None      # phase.rs loads it
