@@ -59,7 +59,6 @@ class History:
     #: version, but an engine of an older one answers them the same.
     harness_only: frozenset[str]
     digest: str                        # of vocabulary.json as the latest version recorded it
-    recorded: bool                     # False: the pack keeps no history (everything is v1)
     #: Harness-only actions (feature -> why no real game has it): an item using one
     #: has the derived feature `SYNTHETIC`.
     synthetic: Mapping[str, str] = dataclasses.field(default_factory=dict)
@@ -71,7 +70,7 @@ def history(ruleset: str) -> History:
     path = vocabulary_path(ruleset)
     versions_path = None if path is None else path.with_name(VERSIONS_FILE)
     if versions_path is None or not versions_path.is_file():
-        return History(ruleset, 1, {}, (), frozenset(), "", recorded=False)
+        return History(ruleset, 1, {}, (), frozenset(), "")
     data = json.loads(versions_path.read_text("utf-8"))
     introduced: dict[str, int] = {}
     meanings: list[Meaning] = []
@@ -86,7 +85,7 @@ def history(ruleset: str) -> History:
         meanings.extend(Meaning(number, m["word"], m["change"], tuple(m["items"]))
                         for m in entry.get("meanings", []))
     return History(ruleset, max(e["version"] for e in data["versions"]), introduced,
-                   tuple(meanings), frozenset(harness_only), data["digest"], recorded=True,
+                   tuple(meanings), frozenset(harness_only), data["digest"],
                    synthetic=data.get("synthetic", {}))
 
 
