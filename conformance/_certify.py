@@ -291,15 +291,13 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
                 raise UsageError(
                     f"cannot merge: the reports differ in {what} ({get(first)!r} vs "
                     f"{get(other)!r}); merge only the shards of one run")
-    results: list[dict[str, Any]] = []
+    results = [r for report in reports for r in report["results"]]
     seen: set[str] = set()
-    for report in reports:
-        for r in report["results"]:
-            if r["id"] in seen:
-                raise UsageError(f"cannot merge: {r['id']!r} is in more than one report; "
-                                 "merge the shards of one run (--shard I/N), each once")
-            seen.add(r["id"])
-            results.append(r)
+    for r in results:
+        if r["id"] in seen:
+            raise UsageError(f"cannot merge: {r['id']!r} is in more than one report; "
+                             "merge the shards of one run (--shard I/N), each once")
+        seen.add(r["id"])
     problems: list[dict[str, str]] = []
     for report in reports:
         problems += [p for p in report["problems"] if p not in problems]
