@@ -102,20 +102,18 @@ def shard_of(item_id: str, shards: int) -> int:
     return zlib.crc32(item_id.encode("utf-8")) % shards + 1
 
 
-def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None,
-                  cwd: str | None = None, seed: int = 0) -> str:
-    """A copy-paste shell command that reruns exactly one case or property from ``cwd``
-    (default: the current folder); a property's carries the run's ``--seed``, so it
-    generates the same examples."""
-    root = None if cases_root is None else str(cases_root)
-    head, tail = _rerun_around(engine_spec, root, cwd or os.getcwd())
+def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None, cwd: str,
+                  seed: int) -> str:
+    """A copy-paste shell command that reruns exactly one case or property from ``cwd``;
+    a property's carries the run's ``--seed``, so it generates the same examples."""
+    head, tail = _rerun_around(engine_spec, cases_root, cwd)
     return f"{head} {shlex.quote(item_id)}{tail}" + (f" --seed {seed}" if seed else "")
 
 
 # Resolving paths walks the file system: do it once per folder, not once per
 # result (three resolve() calls per result were a quarter of a case's cost).
 @functools.cache
-def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
+def _rerun_around(engine_spec: str, cases_root: Path | None, cwd: str) -> tuple[str, str]:
     """What a rerun command holds before and after the item id (the same for every item):
     ``--cases`` only when the folder is not the one found by default."""
     head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
@@ -123,7 +121,7 @@ def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[s
     if cases_root is None or (here is not None
                               and Path(cwd, cases_root).resolve() == here.resolve()):
         return head, ""
-    return head, " " + shlex.join(["--cases", cases_root])
+    return head, " " + shlex.join(["--cases", str(cases_root)])
 
 
 @functools.cache
@@ -388,11 +386,9 @@ class Runner:
                         within: vocabulary.Within) -> Result:
         """Every scenario of a small scope (in the engine's vocabulary version), in order;
         the first violation is the result."""
-        assert prop.exhaustive is not None
         count = 0
         try:
-            for label, scenario in within.exhaustive():
-                count += 1
+            for count, (label, scenario) in enumerate(within.exhaustive(), start=1):
                 try:
                     prop.check(play, scenario)
                 except Violation as violation:
