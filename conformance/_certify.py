@@ -313,28 +313,20 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rules": _with_status(first["rules"], results, bool(first["settings"]["strict_readings"])),
         "problems": problems,
         "mutation": next((r["mutation"] for r in reports if r["mutation"]), None),
-        **({"vocabulary": _merged_vocabulary(first["vocabulary"], results)}
-           if "vocabulary" in first else {}),   # older reports lack it
     }
+    synthetic = merged.get("vocabulary", {}).get("synthetic")
+    if synthetic is not None:   # older reports lack it
+        items = vocabulary.harness_items(results)
+        merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
-
-
-def _merged_vocabulary(section: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
-    if "synthetic" not in section:
-        return section
-    return {**section, "synthetic": {**section["synthetic"],
-                                     "items": vocabulary.harness_items(results)}}
 
 
 def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Selection,
               mutation: dict[str, Any] | None, property_rules: dict[str, list[str]],
               strict: bool = False) -> list[dict[str, Any]]:
-    """One row per rule in the index: its cases, properties, mutants and status.
-
-    The status is `conformance._verdict.rule_status`: only items that count for
-    the rule decide it (never a comparison with the reference engine).
-    """
+    """One row per rule in the index: its cases, properties, mutants and status
+    (`_with_status`)."""
     mutants: dict[str, list[str]] = {}
     for m in (mutation or {}).get("mutants", []):
         for rule in m["rules"]:
