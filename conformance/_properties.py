@@ -165,14 +165,9 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] 
               title: str = "", compares_reference: bool = False,
               exhaustive: Callable[[], Iterable[tuple[str, Scenario]]] | None = None,
               ) -> Callable[[Callable[[Play, Scenario], None]], Property]:
-    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``.
-
-    ``compares_reference=True`` marks a check whose verdict comes from the
-    reference engine's answers (see docs/reports.md, "differs from the
-    reference engine"); its rules say what it explores, not what it judges.
-    ``exhaustive`` (instead of ``scenarios``) yields every (label, scenario) of a
-    small scope, all of which are checked.
-    """
+    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``;
+    ``compares_reference`` and ``exhaustive`` (instead of ``scenarios``) as `Property`
+    has them.  A reference comparison's rules say what it explores, not what it judges."""
     if (scenarios is None) == (exhaustive is None):
         raise TypeError(f"{id}: give either scenarios (a strategy) or exhaustive, not both")
 
