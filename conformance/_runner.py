@@ -301,14 +301,14 @@ class Runner:
         within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset),
                                    vocabulary.takes_synthetic(self.engine_info))
         try:
-            if prop.exhaustive is not None:
-                return self._run_exhaustive(prop, play, began, within)
-            return self._run_sampled(prop, play, began, within)
+            run = self._run_sampled if prop.exhaustive is None else self._run_exhaustive
+            fields = run(prop, play, within)
+            return self._result(prop, duration=time.perf_counter() - began, **fields)
         finally:
             play.close()
 
-    def _run_sampled(self, prop: Property, play: Play, began: float,
-                     within: vocabulary.Within) -> Result:
+    def _run_sampled(self, prop: Property, play: Play,
+                     within: vocabulary.Within) -> dict[str, Any]:
         """Hypothesis' sample of scenarios, seeded per property, shrunk on a violation."""
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
@@ -341,10 +341,8 @@ class Runner:
                 raise
             tally["supported"] += 1
 
-        def done(**fields: Any) -> Result:
-            examples = {**tally, "actions": play.actions}
-            return self._result(prop, duration=time.perf_counter() - began, examples=examples,
-                                **within.fields(), **fields)
+        def done(**fields: Any) -> dict[str, Any]:
+            return {"examples": {**tally, "actions": play.actions}, **within.fields(), **fields}
 
         try:
             check()
@@ -382,8 +380,8 @@ class Runner:
                                                f"supported; unsupported: {unsupported[0].reason}")
         return done(status="pass")
 
-    def _run_exhaustive(self, prop: Property, play: Play, began: float,
-                        within: vocabulary.Within) -> Result:
+    def _run_exhaustive(self, prop: Property, play: Play,
+                        within: vocabulary.Within) -> dict[str, Any]:
         """Every scenario of a small scope (in the engine's vocabulary version), in order;
         the first violation is the result."""
         count = 0
@@ -394,15 +392,13 @@ class Runner:
                 except Violation as violation:
                     message = (f"{label}: {violation.message} (scenario {count} of the "
                                "exhaustive walk)")
-                    return self._result(prop, duration=time.perf_counter() - began,
-                                        **self._violated(prop, play, scenario, violation,
-                                                         message), **within.fields())
+                    return {**self._violated(prop, play, scenario, violation, message),
+                            **within.fields()}
         except (Unsupported, EngineFault) as exc:
-            return self._result(prop, **_stopped(exc), duration=time.perf_counter() - began)
-        return self._result(prop, status="pass", duration=time.perf_counter() - began,
-                            message=f"exhaustive: all {count} scenarios checked",
-                            examples={"generated": count, "supported": count,
-                                      "actions": play.actions}, **within.fields())
+            return _stopped(exc)
+        return {"status": "pass", "message": f"exhaustive: all {count} scenarios checked",
+                "examples": {"generated": count, "supported": count, "actions": play.actions},
+                **within.fields()}
 
     def _violated(self, prop: Property, play: Play, scenario: dict[str, Any],
                   violation: Violation, message: str) -> dict[str, Any]:
