@@ -16,6 +16,7 @@ from typing import Any
 
 from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue, catalogue_folders
+from conformance._discovery import ruleset_names
 from conformance._engine import Connection
 from conformance._errors import UsageError, did_you_mean
 from conformance._knownfail import KnownFailures, Pin, entry_digest
@@ -161,8 +162,6 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
 def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[dict[str, str]]:
     """One problem per ruleset the hello claims that no installed pack nor the
     catalogue has ('poker'): otherwise the claim is silently ignored."""
-    from conformance._discovery import ruleset_names
-
     known = set(ruleset_names()) | set(catalogue.folders)
     return [{"kind": "engine",
              "message": f"the engine's hello claims ruleset {name!r}, which is not installed "
