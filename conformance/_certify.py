@@ -174,8 +174,7 @@ def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[di
 def _connect(config: RunConfig) -> Connection:
     """The engine under test: the object given (in-process), else the spec's."""
     if config.engine is not None:
-        engine = config.engine
-        return InProcessEngine(lambda: engine, config.engine_spec, config.mutant)
+        return InProcessEngine(lambda: config.engine, config.engine_spec, config.mutant)
     return load_engine(config.engine_spec, timeout=config.timeout or config.profile.timeout,
                        mutant=config.mutant, **config.engine_options)
 
