@@ -191,9 +191,8 @@ class Runner:
         except (EngineFault, Unsupported) as exc:
             message = exc.message if isinstance(exc, EngineFault) else exc.reason
             self.handshake_error = f"{type(exc).__name__}: {message}"
-            self.problems.append({"kind": "handshake",
-                                  "message": f"the engine could not start: "
-                                             f"{self.handshake_error}"})
+            self.problems.append({"kind": "handshake", "message":
+                                  f"the engine could not start: {self.handshake_error}"})
             self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
         return self.engine_info
 
