@@ -345,9 +345,8 @@ class Runner:
 
         try:
             check()
-        except NothingSupported as exc:
-            # the same message as when Hypothesis gives up: skip reasons group by it
-            return done(status="skip", message=f"unsupported: {exc.reason}", skip_kind=exc.kind)
+        except NothingSupported as exc:   # the skip Hypothesis giving up would give, sooner
+            return done(**_stopped(exc.first))
         except Violation:
             scenario, violation = failing[-1]
             return done(**self._violated(prop, play, scenario, violation, violation.message))
@@ -357,8 +356,7 @@ class Runner:
                     vocabulary.SYNTHETIC if within.refused == vocabulary.NEEDS_HARNESS else None))
             if not unsupported:
                 return done(status="skip", message="unsupported: no scenario could be generated")
-            return done(status="skip", message=f"unsupported: {unsupported[0].reason}",
-                        skip_kind=unsupported[0].kind)
+            return done(**_stopped(unsupported[0]))
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
                 return done(**_stopped(faults[0]))
