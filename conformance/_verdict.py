@@ -192,7 +192,6 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     if fail_under is not None and status in ("pass", "partial") and percent < fail_under:
         code = ExitCode.FAILURES
         message += f"; below --fail-under {fail_under:g}: {percent:.0f}% of the seed rules checked"
-    skipped = skip_reasons(results)
     return {"status": status, "exit_code": int(code), "message": message,
             "strict_readings": strict,
             "rules": {name: {"pass": tally[name]["pass"], "total": tally[name]["total"],
@@ -203,7 +202,7 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
                 "percent": round(percent, 1), "fail_under": fail_under,
                 "items": len(results),
                 "items_not_run": sum(r["status"] == "skip" for r in results),
-                "top_reasons": [[reason, len(ids)] for reason, ids in skipped[:3]],
+                "top_reasons": [[reason, len(ids)] for reason, ids in skip_reasons(results)[:3]],
                 "filtered": list(filters or []),
             }}
 
