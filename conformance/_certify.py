@@ -87,6 +87,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     phase; the report then says ``complete: false`` and keeps everything recorded.
     """
     from conformance._mutation import list_mutants, run_mutants
+    from conformance._parallel import parallel_results
 
     suite = suite or Suite.load(config.cases_root, config.selection.rulesets)
     suite.check_filters(config.selection)
@@ -115,8 +116,6 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         runner.handshake()
         stream: Iterator[Result] = runner.results()
         if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
-            from conformance._parallel import parallel_results
-
             stream = parallel_results(runner, lambda: _connect(config), config.jobs)
         for result in stream:
             results.append(result)
@@ -143,9 +142,8 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                                  f"{broken[0]['name']}: {broken[0]['error']}"})
     except KeyboardInterrupt:
         complete = False
-        problems.append({"kind": "interrupted",
-                         "message": f"run interrupted after {len(results)} result(s); "
-                                    "this report is partial"})
+        problems.append({"kind": "interrupted", "message":
+                         f"run interrupted after {len(results)} result(s); this report is partial"})
     finally:
         engine.close()
     results = suite.in_order(results)   # whatever order the jobs finished in
