@@ -31,9 +31,6 @@ from conformance._engine import Unsupported
 #: The history beside each vocabulary.json.
 VERSIONS_FILE = "vocabulary-versions.json"
 
-# Keywords whose subschemas are conditions, not words: what they mention is not a feature.
-_CONDITIONS = ("if", "propertyNames", "not", "contains")
-
 
 # -- the history of one ruleset's vocabulary ---------------------------------------------
 @dataclasses.dataclass(frozen=True)
@@ -129,18 +126,16 @@ def schema_features(document: dict[str, Any]) -> set[str]:
 
 
 def _nodes(node: Any, prefix: str) -> Iterator[tuple[dict[str, Any], str]]:
-    """Every schema object under ``node`` (itself first), each with the feature prefix
-    it defines words under.  A named definition (``$ref``) is walked under its own name,
-    and conditions (`_CONDITIONS`) define no words.  A caller may change a node's
-    ``properties`` before its children are walked."""
+    """Every schema object under ``node`` (itself first, then its ``properties`` and
+    `_subschemas`), each with the feature prefix it defines words under; a named definition
+    (``$ref``) is walked under its own name.  A caller may change a node's ``properties``
+    before its children are walked."""
     if not isinstance(node, dict) or "$ref" in node:
         return
     yield node, prefix
     for key, sub in node.get("properties", {}).items():
         yield from _nodes(sub, f"{prefix}.{key}")
     for keyword, sub in node.items():
-        if keyword in _CONDITIONS or keyword == "properties":
-            continue
         for part in _subschemas(keyword, sub):
             yield from _nodes(part, prefix)
 
@@ -163,6 +158,8 @@ def _required(node: dict[str, Any]) -> set[str]:
 
 
 def _subschemas(keyword: str, value: Any) -> list[Any]:
+    """The subschemas under ``keyword`` whose words are features: a condition's (``if``,
+    ``not``, ``contains``, ``propertyNames``) are not, as it only mentions them."""
     if keyword in ("allOf", "anyOf", "oneOf"):
         return list(value or [])
     if keyword in ("then", "else", "items", "additionalProperties") and isinstance(value, dict):
