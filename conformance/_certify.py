@@ -16,6 +16,7 @@ from typing import Any
 
 from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue, catalogue_folders
+from conformance._discovery import ruleset_names
 from conformance._engine import Connection
 from conformance._errors import UsageError, did_you_mean
 from conformance._knownfail import KnownFailures, Pin, entry_digest
@@ -86,6 +87,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     phase; the report then says ``complete: false`` and keeps everything recorded.
     """
     from conformance._mutation import list_mutants, run_mutants
+    from conformance._parallel import parallel_results
 
     suite = suite or Suite.load(config.cases_root, config.selection.rulesets)
     suite.check_filters(config.selection)
@@ -114,8 +116,6 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         runner.handshake()
         stream: Iterator[Result] = runner.results()
         if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
-            from conformance._parallel import parallel_results
-
             stream = parallel_results(runner, lambda: _connect(config), config.jobs)
         for result in stream:
             results.append(result)
@@ -142,9 +142,8 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                                  f"{broken[0]['name']}: {broken[0]['error']}"})
     except KeyboardInterrupt:
         complete = False
-        problems.append({"kind": "interrupted",
-                         "message": f"run interrupted after {len(results)} result(s); "
-                                    "this report is partial"})
+        problems.append({"kind": "interrupted", "message":
+                         f"run interrupted after {len(results)} result(s); this report is partial"})
     finally:
         engine.close()
     results = suite.in_order(results)   # whatever order the jobs finished in
@@ -161,8 +160,6 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
 def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[dict[str, str]]:
     """One problem per ruleset the hello claims that no installed pack nor the
     catalogue has ('poker'): otherwise the claim is silently ignored."""
-    from conformance._discovery import ruleset_names
-
     known = set(ruleset_names()) | set(catalogue.folders)
     return [{"kind": "engine",
              "message": f"the engine's hello claims ruleset {name!r}, which is not installed "
@@ -175,8 +172,7 @@ def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[di
 def _connect(config: RunConfig) -> Connection:
     """The engine under test: the object given (in-process), else the spec's."""
     if config.engine is not None:
-        engine = config.engine
-        return InProcessEngine(lambda: engine, config.engine_spec, config.mutant)
+        return InProcessEngine(lambda: config.engine, config.engine_spec, config.mutant)
     return load_engine(config.engine_spec, timeout=config.timeout or config.profile.timeout,
                        mutant=config.mutant, **config.engine_options)
 
@@ -291,15 +287,13 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
                 raise UsageError(
                     f"cannot merge: the reports differ in {what} ({get(first)!r} vs "
                     f"{get(other)!r}); merge only the shards of one run")
-    results: list[dict[str, Any]] = []
+    results = [r for report in reports for r in report["results"]]
     seen: set[str] = set()
-    for report in reports:
-        for r in report["results"]:
-            if r["id"] in seen:
-                raise UsageError(f"cannot merge: {r['id']!r} is in more than one report; "
-                                 "merge the shards of one run (--shard I/N), each once")
-            seen.add(r["id"])
-            results.append(r)
+    for r in results:
+        if r["id"] in seen:
+            raise UsageError(f"cannot merge: {r['id']!r} is in more than one report; "
+                             "merge the shards of one run (--shard I/N), each once")
+        seen.add(r["id"])
     problems: list[dict[str, str]] = []
     for report in reports:
         problems += [p for p in report["problems"] if p not in problems]
@@ -315,28 +309,20 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rules": _with_status(first["rules"], results, bool(first["settings"]["strict_readings"])),
         "problems": problems,
         "mutation": next((r["mutation"] for r in reports if r["mutation"]), None),
-        **({"vocabulary": _merged_vocabulary(first["vocabulary"], results)}
-           if "vocabulary" in first else {}),   # older reports lack it
     }
+    synthetic = merged.get("vocabulary", {}).get("synthetic")
+    if synthetic is not None:   # older reports lack it
+        items = vocabulary.harness_items(results)
+        merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
-
-
-def _merged_vocabulary(section: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
-    if "synthetic" not in section:
-        return section
-    return {**section, "synthetic": {**section["synthetic"],
-                                     "items": vocabulary.harness_items(results)}}
 
 
 def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Selection,
               mutation: dict[str, Any] | None, property_rules: dict[str, list[str]],
               strict: bool = False) -> list[dict[str, Any]]:
-    """One row per rule in the index: its cases, properties, mutants and status.
-
-    The status is `conformance._verdict.rule_status`: only items that count for
-    the rule decide it (never a comparison with the reference engine).
-    """
+    """One row per rule in the index: its cases, properties, mutants and status
+    (`_with_status`)."""
     mutants: dict[str, list[str]] = {}
     for m in (mutation or {}).get("mutants", []):
         for rule in m["rules"]:

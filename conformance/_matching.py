@@ -31,15 +31,12 @@ def match_step(expect: dict[str, Any], reply: dict[str, Any], state: dict[str, A
                where: str) -> list[Mismatch]:
     """Every way in which ``reply``/``state`` differ from ``expect``; empty when they match."""
     out: list[Mismatch] = []
-    if "outcome" in expect:
-        observed = "accepted" if reply["accepted"] else "rejected"
-        if observed != expect["outcome"]:
-            detail = observed if reply["accepted"] else f"rejected: {reply.get('reason')}"
-            out.append(Mismatch(f"{where}: outcome", expect["outcome"], detail))
-    elif not reply["accepted"]:
-        # A step that expects nothing about the outcome still assumes the action happened.
-        out.append(Mismatch(f"{where}: outcome", "accepted",
-                            f"rejected: {reply.get('reason')}"))
+    # a step that expects nothing about the outcome still assumes the action happened
+    wanted = expect.get("outcome", "accepted")
+    observed = "accepted" if reply["accepted"] else "rejected"
+    if observed != wanted:
+        detail = observed if reply["accepted"] else f"rejected: {reply.get('reason')}"
+        out.append(Mismatch(f"{where}: outcome", wanted, detail))
     for key in STATE_KEYS:
         if key in expect:
             observed = (state or {}).get(key, _MISSING)

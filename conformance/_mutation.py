@@ -18,6 +18,7 @@ import multiprocessing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from conformance import _loading
 from conformance._parallel import leave_interrupts_to_parent
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
@@ -33,10 +34,7 @@ def list_mutants(rulesets: list[str] | None = None,
     """The mutants the engine lists in its hello (``capabilities.mutants``), of
     ``rulesets`` (all when None): ``{"name", "ruleset", "rules", "description"}`` each.
     An engine that lists none is a usage error saying so."""
-    from conformance._loading import connect
-    from conformance._loading import list_mutants as listed
-
-    mutants = listed(connect(engine_spec), engine_spec)
+    mutants = _loading.list_mutants(_loading.connect(engine_spec), engine_spec)
     return [m for m in mutants if not rulesets or m["ruleset"] in rulesets]
 
 
@@ -92,9 +90,7 @@ def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
                 options: dict[str, Any], all_kills: bool) -> dict[str, Any]:
     """The mutant's row: the items tagged with its rules, run until nothing is left
     that could change the row (see the module docstring)."""
-    from conformance._loading import connect
-
-    engine = connect(spec, mutant["name"], timeout=profile.timeout, **options)
+    engine = _loading.connect(spec, mutant["name"], timeout=profile.timeout, **options)
     runner = Runner(suite.catalogue, engine, spec, profile,
                     Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
                     properties=suite.properties)

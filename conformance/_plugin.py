@@ -2,12 +2,8 @@
 
 Registered through the ``pytest11`` entry point, it costs nothing unless
 ``--engine`` is given (everything else is imported lazily).  Each case and
-property is one item whose node id ends in its stable id, run by the CLI's
-`Runner` on one engine for the session.  The outcome follows the CLI's verdict:
-an engine that fails its handshake exits 2, a session where nothing passed or
-failed 5 (unless ``--conformance-allow-no-verdict``); items that do not count (a
-reading, without ``--conformance-strict-readings``; a difference from the
-reference engine) are xfail with the difference, never failures.
+property is one item, run by the CLI's `Runner`, and the session ends with the
+CLI's verdict (docs/cli.md, "pytest").
 """
 
 from __future__ import annotations
@@ -192,10 +188,9 @@ class _Conformance:
                                    complete=not interrupted, started=self._started,
                                    duration=time.perf_counter() - self._began, mutation=None)
         if self.report_dir:
-            from conformance.report import write_counterexamples, write_reports
+            from conformance._report import Report
 
-            write_reports(self.report, Path(self.report_dir))
-            write_counterexamples(self.report, Path(self.report_dir))
+            Report(self.report).write(self.report_dir)
         verdict = self.report["verdict"]
         if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             if verdict["status"] == "not certified":

@@ -77,11 +77,11 @@ GIVE_UP_AFTER = 20
 class NothingSupported(BaseException):
     """The first `GIVE_UP_AFTER` scenarios were all unsupported: a BaseException, like
     KeyboardInterrupt, so that it leaves the Hypothesis run at once instead of being
-    shrunk as a failure; the runner reports the property as skipped with ``reason``."""
+    shrunk as a failure; the runner reports the property skipped as the ``first`` was."""
 
-    def __init__(self, reason: str, kind: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason, self.kind = reason, kind
+    def __init__(self, first: Unsupported) -> None:
+        super().__init__(first.reason)
+        self.first = first
 
 
 class Play:
@@ -99,8 +99,7 @@ class Play:
 
     def run(self, scenario: Scenario) -> Trace:
         if not self._supported and len(self._unsupported) >= GIVE_UP_AFTER:
-            first = self._unsupported[0]
-            raise NothingSupported(first.reason, first.kind)
+            raise NothingSupported(self._unsupported[0])
         try:
             # one round trip where the engine offers play (docs/protocol.md)
             outcomes = self.engine.play(self.ruleset, scenario["setup"],
@@ -165,14 +164,9 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] 
               title: str = "", compares_reference: bool = False,
               exhaustive: Callable[[], Iterable[tuple[str, Scenario]]] | None = None,
               ) -> Callable[[Callable[[Play, Scenario], None]], Property]:
-    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``.
-
-    ``compares_reference=True`` marks a check whose verdict comes from the
-    reference engine's answers (see docs/reports.md, "differs from the
-    reference engine"); its rules say what it explores, not what it judges.
-    ``exhaustive`` (instead of ``scenarios``) yields every (label, scenario) of a
-    small scope, all of which are checked.
-    """
+    """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``;
+    ``compares_reference`` and ``exhaustive`` (instead of ``scenarios``) as `Property`
+    has them.  A reference comparison's rules say what it explores, not what it judges."""
     if (scenarios is None) == (exhaustive is None):
         raise TypeError(f"{id}: give either scenarios (a strategy) or exhaustive, not both")
 

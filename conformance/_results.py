@@ -1,8 +1,4 @@
-"""What a run produces: one result per case and per property, and the report dict.
-
-The runner yields these as it goes; every report format is built from the
-report dict (`report.json` is its serialisation and the source of truth).
-"""
+"""What a run produces: one `Result` per case and per property, as report.json holds it."""
 
 from __future__ import annotations
 

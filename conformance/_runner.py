@@ -102,20 +102,18 @@ def shard_of(item_id: str, shards: int) -> int:
     return zlib.crc32(item_id.encode("utf-8")) % shards + 1
 
 
-def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None = None,
-                  cwd: str | None = None, seed: int = 0) -> str:
-    """A copy-paste shell command that reruns exactly one case or property from ``cwd``
-    (default: the current folder); a property's carries the run's ``--seed``, so it
-    generates the same examples."""
-    root = None if cases_root is None else str(cases_root)
-    head, tail = _rerun_around(engine_spec, root, cwd or os.getcwd())
+def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None, cwd: str,
+                  seed: int) -> str:
+    """A copy-paste shell command that reruns exactly one case or property from ``cwd``;
+    a property's carries the run's ``--seed``, so it generates the same examples."""
+    head, tail = _rerun_around(engine_spec, cases_root, cwd)
     return f"{head} {shlex.quote(item_id)}{tail}" + (f" --seed {seed}" if seed else "")
 
 
 # Resolving paths walks the file system: do it once per folder, not once per
 # result (three resolve() calls per result were a quarter of a case's cost).
 @functools.cache
-def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[str, str]:
+def _rerun_around(engine_spec: str, cases_root: Path | None, cwd: str) -> tuple[str, str]:
     """What a rerun command holds before and after the item id (the same for every item):
     ``--cases`` only when the folder is not the one found by default."""
     head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
@@ -123,7 +121,7 @@ def _rerun_around(engine_spec: str, cases_root: str | None, cwd: str) -> tuple[s
     if cases_root is None or (here is not None
                               and Path(cwd, cases_root).resolve() == here.resolve()):
         return head, ""
-    return head, " " + shlex.join(["--cases", cases_root])
+    return head, " " + shlex.join(["--cases", str(cases_root)])
 
 
 @functools.cache
@@ -193,9 +191,8 @@ class Runner:
         except (EngineFault, Unsupported) as exc:
             message = exc.message if isinstance(exc, EngineFault) else exc.reason
             self.handshake_error = f"{type(exc).__name__}: {message}"
-            self.problems.append({"kind": "handshake",
-                                  "message": f"the engine could not start: "
-                                             f"{self.handshake_error}"})
+            self.problems.append({"kind": "handshake", "message":
+                                  f"the engine could not start: {self.handshake_error}"})
             self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
         return self.engine_info
 
@@ -303,14 +300,14 @@ class Runner:
         within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset),
                                    vocabulary.takes_synthetic(self.engine_info))
         try:
-            if prop.exhaustive is not None:
-                return self._run_exhaustive(prop, play, began, within)
-            return self._run_sampled(prop, play, began, within)
+            run = self._run_sampled if prop.exhaustive is None else self._run_exhaustive
+            fields = run(prop, play, within)
+            return self._result(prop, duration=time.perf_counter() - began, **fields)
         finally:
             play.close()
 
-    def _run_sampled(self, prop: Property, play: Play, began: float,
-                     within: vocabulary.Within) -> Result:
+    def _run_sampled(self, prop: Property, play: Play,
+                     within: vocabulary.Within) -> dict[str, Any]:
         """Hypothesis' sample of scenarios, seeded per property, shrunk on a violation."""
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
@@ -343,16 +340,13 @@ class Runner:
                 raise
             tally["supported"] += 1
 
-        def done(**fields: Any) -> Result:
-            examples = {**tally, "actions": play.actions}
-            return self._result(prop, duration=time.perf_counter() - began, examples=examples,
-                                **within.fields(), **fields)
+        def done(**fields: Any) -> dict[str, Any]:
+            return {"examples": {**tally, "actions": play.actions}, **within.fields(), **fields}
 
         try:
             check()
-        except NothingSupported as exc:
-            # the same message as when Hypothesis gives up: skip reasons group by it
-            return done(status="skip", message=f"unsupported: {exc.reason}", skip_kind=exc.kind)
+        except NothingSupported as exc:   # the skip Hypothesis giving up would give, sooner
+            return done(**_stopped(exc.first))
         except Violation:
             scenario, violation = failing[-1]
             return done(**self._violated(prop, play, scenario, violation, violation.message))
@@ -362,8 +356,7 @@ class Runner:
                     vocabulary.SYNTHETIC if within.refused == vocabulary.NEEDS_HARNESS else None))
             if not unsupported:
                 return done(status="skip", message="unsupported: no scenario could be generated")
-            return done(status="skip", message=f"unsupported: {unsupported[0].reason}",
-                        skip_kind=unsupported[0].kind)
+            return done(**_stopped(unsupported[0]))
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
                 return done(**_stopped(faults[0]))
@@ -384,29 +377,25 @@ class Runner:
                                                f"supported; unsupported: {unsupported[0].reason}")
         return done(status="pass")
 
-    def _run_exhaustive(self, prop: Property, play: Play, began: float,
-                        within: vocabulary.Within) -> Result:
+    def _run_exhaustive(self, prop: Property, play: Play,
+                        within: vocabulary.Within) -> dict[str, Any]:
         """Every scenario of a small scope (in the engine's vocabulary version), in order;
         the first violation is the result."""
-        assert prop.exhaustive is not None
         count = 0
         try:
-            for label, scenario in within.exhaustive():
-                count += 1
+            for count, (label, scenario) in enumerate(within.exhaustive(), start=1):
                 try:
                     prop.check(play, scenario)
                 except Violation as violation:
                     message = (f"{label}: {violation.message} (scenario {count} of the "
                                "exhaustive walk)")
-                    return self._result(prop, duration=time.perf_counter() - began,
-                                        **self._violated(prop, play, scenario, violation,
-                                                         message), **within.fields())
+                    return {**self._violated(prop, play, scenario, violation, message),
+                            **within.fields()}
         except (Unsupported, EngineFault) as exc:
-            return self._result(prop, **_stopped(exc), duration=time.perf_counter() - began)
-        return self._result(prop, status="pass", duration=time.perf_counter() - began,
-                            message=f"exhaustive: all {count} scenarios checked",
-                            examples={"generated": count, "supported": count,
-                                      "actions": play.actions}, **within.fields())
+            return _stopped(exc)
+        return {"status": "pass", "message": f"exhaustive: all {count} scenarios checked",
+                "examples": {"generated": count, "supported": count, "actions": play.actions},
+                **within.fields()}
 
     def _violated(self, prop: Property, play: Play, scenario: dict[str, Any],
                   violation: Violation, message: str) -> dict[str, Any]:

@@ -1,10 +1,7 @@
 """Named settings profiles: how much work a run does, recorded in every report.
 
-Like Hypothesis' ``register_profile``: ``quick`` for a local loop, ``ci``
-(chosen when the ``CI`` environment variable is set), ``certify`` for the
-published certification, ``deep`` to hunt for rare bugs.  Every profile is
-reproducible: each property's seed comes from the run's ``seed`` and its id,
-so the same engine gives the same report.
+Like Hypothesis' ``register_profile``: ``quick`` for a local loop, ``ci``, ``certify``
+for the published certification, ``deep`` to hunt for rare bugs (docs/cli.md, "Profiles").
 """
 
 from __future__ import annotations

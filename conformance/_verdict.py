@@ -1,18 +1,10 @@
 """What a verdict rests on: which results count, each rule's status, the run's outcome.
 
 A certification claims "this engine follows the seed's rules", so it may only
-rest on expectations a person read from the seed:
-
-- ``seed``: the item names seed rules and relies on no reading. It counts.
-- ``reading``: the item relies on a reading, the catalogue's answer where the
-  seed is silent. It says whether the engine follows that reading; it counts
-  only with ``strict`` (``--strict-readings``).
-- ``context``: the item names only rules from outside the seed. Like readings.
-- ``reference``: the item compares the engine with the reference engine. A
-  bug finder: never counts, never marks a rule failing.
-
-Every view (exit code, terminal, report.json and its renderings, badge,
-``diff``) reads the outcome computed here, so they cannot disagree.
+rest on expectations a person read from the seed: an item's `basis` says what
+its expectation rests on, and `counts` whether it counts (the table: docs/cli.md,
+"What a verdict rests on").  Every view (exit code, terminal, report.json and its
+renderings, badge, ``diff``) reads the outcome computed here, so they cannot disagree.
 """
 
 from __future__ import annotations
@@ -32,7 +24,7 @@ GROUPS = ("seed", READING, CONTEXT)
 
 def basis(rules: Iterable[str], index: Mapping[str, Rule], compares_reference: bool = False,
           ) -> Basis:
-    """What an item's expectation rests on (module docstring); unknown ids count as seed."""
+    """What an item's expectation rests on (docs/cli.md); unknown ids count as seed."""
     if compares_reference:
         return "reference"
     kinds = {index[r].kind if r in index else "rule" for r in rules}
@@ -95,14 +87,8 @@ def rule_counts(rules: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]
 
 def item_counts(results: Iterable[Mapping[str, Any]], strict: bool,
                 engine_started: bool = True) -> dict[str, int]:
-    """The one count of items every view shows.
-
-    ``pass``/``fail``/``error``/``skip`` are the statuses of all items (they add
-    up to ``total``).  ``counted_failures`` are the failures the verdict rests
-    on; ``differs_from_readings`` and ``differs_from_reference`` the failures
-    that are information only; ``engine_errors`` every error not listed as a
-    known failure (an engine fault is one whatever the item rests on).
-    """
+    """The report's ``summary``, the one count of items every view shows (its fields:
+    docs/reports.md); before the engine started, every failure counts."""
     out = {"total": 0, "pass": 0, "fail": 0, "error": 0, "skip": 0,
            "counted_failures": 0, "engine_errors": 0,
            "differs_from_readings": 0, "differs_from_reference": 0,
@@ -206,7 +192,6 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     if fail_under is not None and status in ("pass", "partial") and percent < fail_under:
         code = ExitCode.FAILURES
         message += f"; below --fail-under {fail_under:g}: {percent:.0f}% of the seed rules checked"
-    skipped = skip_reasons(results)
     return {"status": status, "exit_code": int(code), "message": message,
             "strict_readings": strict,
             "rules": {name: {"pass": tally[name]["pass"], "total": tally[name]["total"],
@@ -217,7 +202,7 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
                 "percent": round(percent, 1), "fail_under": fail_under,
                 "items": len(results),
                 "items_not_run": sum(r["status"] == "skip" for r in results),
-                "top_reasons": [[reason, len(ids)] for reason, ids in skipped[:3]],
+                "top_reasons": [[reason, len(ids)] for reason, ids in skip_reasons(results)[:3]],
                 "filtered": list(filters or []),
             }}
 

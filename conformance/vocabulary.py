@@ -6,23 +6,13 @@ never a false red.  So each vocabulary has a version (``"version"`` in its
 ``vocabulary.json``) and a history beside it (``vocabulary-versions.json``):
 per version, the *features* it introduced and the *meanings* it changed.
 
-A feature is one element of the vocabulary's JSON Schema, named by where it
-sits (``$defs`` name, then property names) and derived from the schema, never
-tagged by hand:
-
-- ``card.immune``: the key ``immune`` of a ``card`` (a setup key, an action
-  key, an observed field);
-- ``card.immune=deathblow_state``: one value of an enum or a const
-  (``trigger.event=battle_damage_dealt``, ``event.type=damage``);
-- ``battle_damage_action.amount?``: leaving out a key that was once required.
-
-`features` walks a case's setup, actions and expectations (or a generated
-scenario) against the schema and returns the features it uses; `needs` turns
-them into the minimum version.  An engine declares the version it speaks in
-its ``hello`` (``"vocabulary": {"vision": 1}``); the runner skips an item
-that needs more (`gate`) and properties generate within it (`within`).  For
-engine authors: `check` rejects what a version does not have, and
-`schema` is that version's JSON Schema, for engines in other languages.
+A feature is one element of the vocabulary's JSON Schema, named by where it sits
+(``card.immune``, ``card.immune=deathblow_state``, ``battle_damage_action.amount?``:
+docs/protocol.md) and derived from the schema, never tagged by hand.  `features`
+finds those a case or scenario uses, `needs` the minimum version they make; the
+runner skips an item needing more than the engine declared (`gate`) and properties
+generate within it (`Within`).  For engine authors: `check` rejects what a version
+does not have, and `schema` is that version's JSON Schema.
 """
 
 from __future__ import annotations
@@ -40,9 +30,6 @@ from conformance._engine import Unsupported
 
 #: The history beside each vocabulary.json.
 VERSIONS_FILE = "vocabulary-versions.json"
-
-# Keywords whose subschemas are conditions, not words: what they mention is not a feature.
-_CONDITIONS = ("if", "propertyNames", "not", "contains")
 
 
 # -- the history of one ruleset's vocabulary ---------------------------------------------
@@ -69,13 +56,9 @@ class History:
     #: version, but an engine of an older one answers them the same.
     harness_only: frozenset[str]
     digest: str                        # of vocabulary.json as the latest version recorded it
-    recorded: bool                     # False: the pack keeps no history (everything is v1)
     #: Harness-only actions (feature -> why no real game has it): an item using one
     #: has the derived feature `SYNTHETIC`.
     synthetic: Mapping[str, str] = dataclasses.field(default_factory=dict)
-
-    def needed_by(self, item_id: str) -> Iterator[Meaning]:
-        return (m for m in self.meanings if item_id in m.items)
 
 
 @cache
@@ -84,7 +67,7 @@ def history(ruleset: str) -> History:
     path = vocabulary_path(ruleset)
     versions_path = None if path is None else path.with_name(VERSIONS_FILE)
     if versions_path is None or not versions_path.is_file():
-        return History(ruleset, 1, {}, (), frozenset(), "", recorded=False)
+        return History(ruleset, 1, {}, (), frozenset(), "")
     data = json.loads(versions_path.read_text("utf-8"))
     introduced: dict[str, int] = {}
     meanings: list[Meaning] = []
@@ -99,7 +82,7 @@ def history(ruleset: str) -> History:
         meanings.extend(Meaning(number, m["word"], m["change"], tuple(m["items"]))
                         for m in entry.get("meanings", []))
     return History(ruleset, max(e["version"] for e in data["versions"]), introduced,
-                   tuple(meanings), frozenset(harness_only), data["digest"], recorded=True,
+                   tuple(meanings), frozenset(harness_only), data["digest"],
                    synthetic=data.get("synthetic", {}))
 
 
@@ -131,28 +114,30 @@ def digest(document: dict[str, Any]) -> str:
 def schema_features(document: dict[str, Any]) -> set[str]:
     """Every feature a vocabulary document defines (the words of that version)."""
     found: set[str] = set()
-    for name, node in document.get("$defs", {}).items():
-        _define(node, name, found)
+    for name, definition in document.get("$defs", {}).items():
+        for node, prefix in _nodes(definition, name):
+            found.update(f"{prefix}={value}" for value in _words(node))
+            required = _required(node)
+            for key in node.get("properties", {}):
+                found.add(f"{prefix}.{key}")
+                if key not in required:
+                    found.add(f"{prefix}.{key}?")
     return found
 
 
-def _define(node: Any, prefix: str, found: set[str]) -> None:
+def _nodes(node: Any, prefix: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every schema object under ``node`` (itself first, then its ``properties`` and
+    `_subschemas`), each with the feature prefix it defines words under; a named definition
+    (``$ref``) is walked under its own name.  A caller may change a node's ``properties``
+    before its children are walked."""
     if not isinstance(node, dict) or "$ref" in node:
-        return  # a named definition is walked under its own name
-    for value in _words(node):
-        found.add(f"{prefix}={value}")
-    properties = node.get("properties", {})
-    required = _required(node)
-    for key, sub in properties.items():
-        found.add(f"{prefix}.{key}")
-        if key not in required:
-            found.add(f"{prefix}.{key}?")
-        _define(sub, f"{prefix}.{key}", found)
+        return
+    yield node, prefix
+    for key, sub in node.get("properties", {}).items():
+        yield from _nodes(sub, f"{prefix}.{key}")
     for keyword, sub in node.items():
-        if keyword in _CONDITIONS or keyword == "properties":
-            continue
         for part in _subschemas(keyword, sub):
-            _define(part, prefix, found)
+            yield from _nodes(part, prefix)
 
 
 def _words(node: dict[str, Any]) -> list[str]:
@@ -173,6 +158,8 @@ def _required(node: dict[str, Any]) -> set[str]:
 
 
 def _subschemas(keyword: str, value: Any) -> list[Any]:
+    """The subschemas under ``keyword`` whose words are features: a condition's (``if``,
+    ``not``, ``contains``, ``propertyNames``) are not, as it only mentions them."""
     if keyword in ("allOf", "anyOf", "oneOf"):
         return list(value or [])
     if keyword in ("then", "else", "items", "additionalProperties") and isinstance(value, dict):
@@ -192,9 +179,8 @@ class _Walk:
     def walk(self, node: Any, value: Any, prefix: str) -> None:
         if not isinstance(node, dict):
             return
-        ref = node.get("$ref")
-        if ref is not None:
-            name = ref.rsplit("/", 1)[-1]
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
             self.walk(self.defs.get(name), value, name)
             return
         if isinstance(value, str) and value in _words(node):
@@ -296,14 +282,6 @@ def features(ruleset: str, scenario: Mapping[str, Any]) -> set[str]:
     return walk.found
 
 
-def _entry_features(ruleset: str, entry: str, value: Any) -> set[str]:
-    """The features one setup, action or expectation uses (``entry``: its $defs name)."""
-    document = _document(ruleset)
-    walk = _Walk(document, _omissions(ruleset))
-    walk.walk(document.get("$defs", {}).get(entry), value, entry)
-    return walk.found
-
-
 @cache
 def _omissions(ruleset: str) -> frozenset[str]:
     """The ``key?`` features some version introduced: only leaving out those is news (a key
@@ -337,8 +315,8 @@ def needs(ruleset: str, item_id: str, used: Iterable[str]) -> Needs:
         version = found.introduced[feature]
         if version > best.version:
             best = Needs(version, feature)
-    for meaning in found.needed_by(item_id):
-        if meaning.version > best.version:
+    for meaning in found.meanings:
+        if item_id in meaning.items and meaning.version > best.version:
             best = Needs(meaning.version, f"the new meaning of {meaning.word}")
     return best
 
@@ -542,9 +520,10 @@ def check(ruleset: str, version: int, setup_or_action: Mapping[str, Any],
     if entry is None:
         action_keys = document.get("$defs", {}).get("action", {}).get("properties", {})
         entry = "action" if any(k in action_keys for k in setup_or_action) else "setup"
-    found = history(ruleset)
-    for feature in sorted(_entry_features(ruleset, entry, setup_or_action)):
-        introduced = found.introduced.get(feature, 1)
+    walk = _Walk(document, _omissions(ruleset))
+    walk.walk(document.get("$defs", {}).get(entry), setup_or_action, entry)
+    for feature in sorted(walk.found):
+        introduced = history(ruleset).introduced.get(feature, 1)
         if introduced > version:
             raise Unsupported(f"{feature} is {ruleset} vocabulary {introduced}; "
                               f"this engine speaks {version}")
@@ -560,31 +539,23 @@ def schema(ruleset: str, version: int) -> dict[str, Any]:
     later = {f for f, v in found.introduced.items()
              if v > version and f not in found.harness_only}
     document = copy.deepcopy(_document(ruleset))
-    for name, node in document.get("$defs", {}).items():
-        _restrict(node, name, later)
+    for name, definition in document.get("$defs", {}).items():
+        for node, prefix in _nodes(definition, name):
+            _restrict(node, prefix, later)
     document["version"] = version
     document["title"] = f"{document.get('title', ruleset)}, version {version}"
     return document
 
 
-def _restrict(node: Any, prefix: str, later: set[str]) -> None:
-    if not isinstance(node, dict) or "$ref" in node:
-        return
-    for keyword in ("enum",):
-        if keyword in node:
-            node[keyword] = [v for v in node[keyword] if f"{prefix}={v}" not in later]
+def _restrict(node: dict[str, Any], prefix: str, later: set[str]) -> None:
+    """Take out of one schema object the words in ``later``."""
+    if "enum" in node:
+        node["enum"] = [v for v in node["enum"] if f"{prefix}={v}" not in later]
     properties = node.get("properties", {})
     for key in list(properties):
         if f"{prefix}.{key}" in later:
             del properties[key]
-            continue
-        if f"{prefix}.{key}?" in later:
+        elif f"{prefix}.{key}?" in later:
             node.setdefault("required", [])
             if key not in node["required"]:
                 node["required"].append(key)
-        _restrict(properties[key], f"{prefix}.{key}", later)
-    for keyword, sub in node.items():
-        if keyword in _CONDITIONS or keyword == "properties":
-            continue
-        for part in _subschemas(keyword, sub):
-            _restrict(part, prefix, later)
