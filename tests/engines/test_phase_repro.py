@@ -19,7 +19,7 @@ SCRIPTS = sorted(REPRO.glob("bug*.py"))
 
 
 def test_there_is_a_script_for_each_phase_bug():
-    assert [p.name.split("_")[0] for p in SCRIPTS] == [f"bug{n}" for n in range(1, 9)]
+    assert [p.name.split("_")[0] for p in SCRIPTS] == [f"bug{n}" for n in range(1, 10)]
 
 
 @pytest.mark.parametrize("script", [*SCRIPTS, REPRO / "_board.py"], ids=lambda p: p.name)
