@@ -543,11 +543,7 @@ class PhaseEngine:
             raise Unsupported(f"{obj['id']}: the card language cannot write it: "
                               f"{exc}",
                               kind="not-mapped") from exc
-        problems = _parse_problems(_face(json.dumps(card, sort_keys=True)))
-        if problems:
-            raise Unsupported(f"phase.rs's Oracle parser does not implement "
-                              f"{obj['id']}'s text: {problems[0]}",
-                              kind="engine-gap")
+        _checked_face(card, whose=f"{obj['id']}'s text: ")
         return card["name"], card
 
     def _build_board(self, state: dict[str, Any], setup: dict[str, Any],
@@ -1203,11 +1199,13 @@ def _kind(act: Any) -> str:
     return kind
 
 
-def _checked_face(card: dict[str, Any]) -> Any:
+def _checked_face(card: dict[str, Any], whose: str = "") -> Any:
+    """The card's face; `Unsupported` (an engine gap) naming the first part of ``whose``
+    text phase.rs's parser did not understand."""
     face = _face(json.dumps(card, sort_keys=True))
     problems = _parse_problems(face)
     if problems:
-        raise Unsupported(f"phase.rs's Oracle parser does not implement {problems[0]}",
+        raise Unsupported(f"phase.rs's Oracle parser does not implement {whose}{problems[0]}",
                           kind="engine-gap")
     return face
 
