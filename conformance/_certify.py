@@ -17,7 +17,7 @@ from typing import Any
 from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue, catalogue_folders
 from conformance._discovery import ruleset_names
-from conformance._engine import Connection
+from conformance._engine import Connection, stray_mutant_problem
 from conformance._errors import UsageError, did_you_mean
 from conformance._knownfail import KnownFailures, Pin, entry_digest
 from conformance._loading import InProcessEngine, load_engine
@@ -148,6 +148,9 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         engine.close()
     results = suite.in_order(results)   # whatever order the jobs finished in
     problems[:0] = runner.problems + unknown_claims(runner.engine_info, suite.catalogue)
+    stray = stray_mutant_problem(runner.engine_info, engine.mutant)
+    if stray is not None:
+        problems.insert(len(runner.problems), {"kind": "engine", "message": stray})
     if known is not None:
         problems += review_known(known, config, suite, results)
     if not results and complete:

@@ -15,6 +15,7 @@ harness must survive whatever it does:
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import functools
 import json
@@ -105,7 +106,7 @@ class SubprocessEngine(Connection):
         self._closed = False
         self._state: dict[str, Any] | None = None  # what the last act said observe would
         self._use_play = play
-        self._mutant = mutant
+        self.mutant = mutant
 
     # -- the Engine protocol ---------------------------------------------------------
 
@@ -244,11 +245,11 @@ class SubprocessEngine(Connection):
                                 "shell, so shell syntax (pipes, ~, $VARS) does not work") from exc
         # every fault of the handshake kills the process (`_fault`)
         fields: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
-        if self._mutant is not None:
-            fields["mutant"] = self._mutant
+        if self.mutant is not None:
+            fields["mutant"] = self.mutant
         info = _protocol.normalize("hello", self._request("hello", fields,
                                                           self._startup_timeout))
-        problem = mutant_echo_problem(info, self._mutant)
+        problem = mutant_echo_problem(info, self.mutant)
         if problem is not None:
             self._fault(ProtocolViolation, problem)
         self._info = info
@@ -311,12 +312,20 @@ class SubprocessEngine(Connection):
                         "raise max_reply_bytes (--max-reply-bytes)")
         if self.transcript is not None:
             self.transcript.received(data)
+        if data.startswith(codecs.BOM_UTF8):
+            self._fault(ProtocolViolation, f"answered {where} with a line that begins with a "
+                        f"UTF-8 byte order mark (BOM, bytes EF BB BF): {_show(data)}; write "
+                        "replies as UTF-8 without a BOM")
         try:
-            message = _DECODER.decode(data.decode("utf-8"))
+            message = _decode(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             self._fault(ProtocolViolation, f"answered {where} with bytes that are not UTF-8 "
                         f"({exc.reason} at byte {exc.start}): {_show(data)}; encode replies as "
                         "UTF-8")
+        except _Unreadable as exc:
+            self._fault(ProtocolViolation, f"answered {where} with {exc}: {_show(data)}; a "
+                        "reply is plain JSON: finite numbers, each key once, nested at most "
+                        f"{MAX_DEPTH} levels (docs/protocol.md, 'Framing')")
         except ValueError as exc:
             self._fault(ProtocolViolation, f"answered {where} with a line that is not JSON "
                         f"({exc}): {_show(data)}; stdout carries only protocol replies, write "
@@ -325,6 +334,10 @@ class SubprocessEngine(Connection):
             self._fault(ProtocolViolation,
                         f"answered {where} with {_show(data)}, not a JSON object")
         got = message.get("seq")
+        if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
+            self._fault(ProtocolViolation, f"answered {where} with seq {_show_json(got)}, not "
+                        f"an integer: {_show(data)}; echo the request's seq as it came "
+                        f"({self._seq})")
         if isinstance(got, int) and not isinstance(got, bool) and got != self._seq:
             self._fault(ProtocolViolation, f"answered seq {got} while the harness waited for "
                         f"{where} (a late, duplicate or misnumbered answer): {_show(data)}; echo "
@@ -571,12 +584,80 @@ def _memory_limiter(megabytes: int) -> Callable[[], None]:
     return functools.partial(resource.setrlimit, resource.RLIMIT_AS, (limit, limit))
 
 
+#: How deep a reply may nest objects and arrays: far deeper than any state, and
+#: shallow enough that nothing after the parse (schema checks, matching, report
+#: writing, all recursive) runs out of stack on it.
+MAX_DEPTH = 100
+
+
+class _Unreadable(ValueError):
+    """A reply Python's json module would read, but not as the engine meant (a number
+    out of range, NaN, a key twice, nesting too deep); the message says what."""
+
+
 def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
+    raise _Unreadable(f"{name}, which JSON does not have")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float; one out of range (``1e999``, read as inf) is refused:
+    the report could not be written with it."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise _Unreadable(f"the number {text[:40]}, which is out of range for a float")
+    return number
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys all differ: with a key twice, the engine meant one of two
+    answers and Python would silently take the last."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Unreadable(f"an object that has the key {key!r:.60} twice")
+            seen.add(key)
+    return obj
 
 
 #: Built once: json.loads with any option builds a new decoder on every call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite,
+                            object_pairs_hook=_unique_keys)
+
+
+def _decode(text: str) -> Any:
+    """A reply line as JSON data, or `_Unreadable` (a `ValueError`) saying what is wrong
+    with it beyond its syntax, or another `ValueError` for its syntax."""
+    deep = f"a reply nested deeper than {MAX_DEPTH} levels"
+    try:
+        message = _DECODER.decode(text)
+    except RecursionError:
+        raise _Unreadable(deep) from None
+    # brackets inside strings count too: the walk only runs when nesting is possible
+    if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(message, MAX_DEPTH):
+        raise _Unreadable(deep)
+    return message
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests objects and arrays more than ``limit`` deep (no recursion)."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        level = [child for container in level
+                 for child in (container.values() if isinstance(container, dict) else container)
+                 if isinstance(child, dict | list)]
+    return False
+
+
+def _show_json(value: Any) -> str:
+    """A JSON value as the engine wrote it, cut short, for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _show(data: bytes) -> str:
