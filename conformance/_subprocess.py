@@ -8,8 +8,9 @@ harness must survive whatever it does:
   only, on Windows run the suite under WSL);
 * stderr is drained by a thread into a bounded tail, so a flood cannot stall it;
 * on any fault (timeout, crash, garbage, wrong seq, oversized line, schema
-  mismatch) the whole process group is killed and an `EngineFault` raised with
-  the stderr tail; the next ``start()`` starts a fresh process.  A killed
+  mismatch) the process and everything it started is killed (`_lifetime`) and an
+  `EngineFault` raised with the stderr tail; the next ``start()`` starts a fresh
+  process.  A killed
   process's pipes die with it, so a late answer is never read as the current one.
 """
 
@@ -31,7 +32,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
-from conformance import _protocol
+from conformance import _lifetime, _protocol
 from conformance._engine import (
     PROTOCOL_VERSION,
     Connection,
@@ -302,10 +303,12 @@ class SubprocessEngine(Connection):
             self._fault(EngineTimeout, f"did not answer {where} within {timeout:g} s; check "
                         "that it writes exactly one line per request and flushes stdout after "
                         "it, or raise the timeout (--timeout)")
-        if kind == "eof":
+        if kind in ("eof", "exited"):
             partial = f" after writing part of a line: {_show(data)}" if data else ""
+            held = ("; something it started still held its stdout open, and was killed"
+                    if kind == "exited" else "")
             self._fault(EngineCrashed,
-                        f"{child.exit_status()} instead of answering {where}{partial}")
+                        f"{child.exit_status()} instead of answering {where}{partial}{held}")
         if kind == "too-long":
             self._fault(ProtocolViolation, f"answered {where} with a line longer than "
                         f"{self._max_reply} bytes (starts {_show(data)}); keep replies small or "
@@ -364,7 +367,7 @@ class SubprocessEngine(Connection):
         """Between requests the child must be silent: anything it wrote is a fault."""
         kind, data = child.read_line(0.0)
         after = f"after seq {self._seq}"
-        if kind == "eof":
+        if kind in ("eof", "exited"):
             self._fault(EngineCrashed, f"{child.exit_status()} between requests ({after})")
         if kind != "timeout":
             self._fault(ProtocolViolation, f"wrote a line nobody asked for {after} (did it "
@@ -413,6 +416,10 @@ class _Child:
         # `selectors` selector, and waiting happens twice per request.
         self._readable, self._writable = select.poll(), select.poll()
         self._readable.register(self._stdout, select.POLLIN)
+        # its exit wakes a wait too: what it started may hold stdout open after it
+        self._exit_fd = _pidfd(proc.pid)
+        if self._exit_fd is not None:
+            self._readable.register(self._exit_fd, select.POLLIN)
         self._writable.register(self._stdin, select.POLLOUT)
         self._max_reply = max_reply
         self._buffer = bytearray()
@@ -421,7 +428,7 @@ class _Child:
                                                daemon=True, name="engine-drain")
         self._stderr_thread.start()
         # If the owner forgets close(), do not leave a process behind.
-        self._finalizer = weakref.finalize(self, _kill_group, proc)
+        self._finalizer = weakref.finalize(self, _lifetime.contain, proc)
 
     @classmethod
     def spawn(cls, argv: list[str], cwd: Any, env: dict[str, str] | None,
@@ -431,9 +438,13 @@ class _Child:
                              "on Windows, run the suite under WSL")
         # Its own process group (a new session), so a kill also reaches what a wrapper
         # (sh, npx, cargo run, a JVM launcher) started; preexec only for memory_limit_mb.
+        # Beyond the group, what it starts is contained (`_lifetime`): a marker in its
+        # environment, and kernel settings made between fork and exec.
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=cwd,
-                                env=env, start_new_session=True, preexec_fn=preexec, bufsize=0)
+                                env=_lifetime.engine_env(env), start_new_session=True,
+                                preexec_fn=_lifetime.preexec(preexec), bufsize=0)
+        _lifetime.started(proc.pid)
         return cls(proc, max_reply, stderr_limit)
 
     def send(self, line: bytes, timeout: float) -> bool:
@@ -456,8 +467,10 @@ class _Child:
     def read_line(self, timeout: float) -> tuple[str, bytes]:
         """The next stdout line as ``("line", bytes)``, or why there is none.
 
-        ``("eof", partial)`` when stdout closed, ``("too-long", start)`` for a
-        line over the limit, ``("timeout", b"")`` when nothing came in time.
+        ``("eof", partial)`` when stdout closed, ``("exited", partial)`` when the
+        process exited while stdout stays open (something it started holds it),
+        ``("too-long", start)`` for a line over the limit, ``("timeout", b"")`` when
+        nothing came in time.
         """
         deadline = time.monotonic() + timeout
         while True:
@@ -472,10 +485,12 @@ class _Child:
                 return "eof", bytes(self._buffer)
             # wait, then read: the reply is rarely there yet, and a read that would block raises
             if not _ready(self._readable, deadline):
-                return "timeout", b""
+                return ("exited", bytes(self._buffer)) if self._exited() else ("timeout", b"")
             try:
                 chunk = os.read(self._stdout, _READ_CHUNK)
             except BlockingIOError:
+                if self._exited():   # what it wrote before exiting was read first
+                    return "exited", bytes(self._buffer)
                 continue
             except OSError:
                 chunk = b""
@@ -483,6 +498,9 @@ class _Child:
                 self._buffer += chunk
             else:
                 self._eof = True
+
+    def _exited(self) -> bool:
+        return self.proc.poll() is not None
 
     def exit_status(self) -> str:
         """How the process ended, waiting at most `KILL_WAIT` for it to do so."""
@@ -499,11 +517,16 @@ class _Child:
         return f"exited with code {code}"
 
     def kill(self) -> None:
-        """SIGKILL the process group and collect what stderr still holds; bounded."""
-        _kill_group(self.proc)
+        """SIGKILL the process, all it started (`_lifetime.contain`), and collect what
+        stderr still holds; bounded."""
+        _lifetime.contain(self.proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(KILL_WAIT)
         self._finalizer.detach()  # done: a later kill could hit a reused pid
+        if self._exit_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._exit_fd)
+            self._exit_fd = None
         self._stderr_thread.join(STDERR_SETTLE)
         for stream in self._pipes:
             with contextlib.suppress(OSError):
@@ -517,6 +540,14 @@ class _Child:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(STOP_GRACE)
         self.kill()
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when ``pid`` exits (Linux 5.3+), else None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _ready(poll: select.poll, deadline: float) -> bool:
@@ -558,13 +589,6 @@ class _Tail:
         finally:
             with contextlib.suppress(OSError):
                 stream.close()
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        proc.kill()
 
 
 def _memory_limiter(megabytes: int) -> Callable[[], None]:
