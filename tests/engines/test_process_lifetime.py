@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from commands import fake_engine
+from commands import TOY_ENV, fake_engine
 
 from conformance import _lifetime
 from conformance._certify import RunConfig, certify
@@ -71,6 +71,27 @@ def test_an_engine_that_exits_while_a_grandchild_holds_stdout_has_exited(tmp_pat
     assert gone(pid)
     time.sleep(delay + 1.0)
     assert not file.exists()
+
+
+def test_an_interrupted_run_leaves_nothing_behind(tmp_path):
+    file = tmp_path / "report.json"
+    engine = fake_engine("escapes.py", "--file", str(file), "--delay", str(DELAY),
+                         "--slow", "0.5")
+    harness = subprocess.Popen([sys.executable, "-m", "conformance", "certify", "--engine",
+                                engine, "--ruleset", "vision", "--no-properties",
+                                "--profile", "quick", "--out", str(tmp_path / "out"), "-q"],
+                               env=TOY_ENV, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    pid_file = Path(f"{file}.pid")
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline and harness.poll() is None, "no grandchild"
+        time.sleep(0.05)
+    harness.send_signal(signal.SIGTERM)
+    assert harness.wait(30) == 130
+    assert gone(int(pid_file.read_text())), "the grandchild outlived the interrupted run"
+    time.sleep(DELAY + 1.0)
+    assert not file.exists(), "the grandchild wrote after the run"
 
 
 ORPHAN = ("import os, sys, time\n"

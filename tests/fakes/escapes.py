@@ -5,11 +5,12 @@ and group of its own) and is orphaned at once; it writes its pid to --file.pid,
 sleeps --delay seconds, then writes --file (a stand-in for rewriting report.json
 after the run).  With --clear-env it first execs Python with an empty environment.
 With --exit-at CMD the engine exits (code 0) instead of answering CMD, while the
-grandchild still holds its stdout open.
+grandchild still holds its stdout open.  --slow S sleeps S seconds before each act.
 """
 
 import os
 import sys
+import time
 
 import _wire
 
@@ -37,6 +38,8 @@ def misbehave(request, args, state):
         leave_a_grandchild(args)
     if request["cmd"] == args.exit_at:
         os._exit(0)
+    if request["cmd"] == "act":
+        time.sleep(args.slow)
     _wire.ok(request, state)
 
 
@@ -45,6 +48,7 @@ def options(parser):
     parser.add_argument("--delay", type=float, default=2.0)
     parser.add_argument("--clear-env", action="store_true")
     parser.add_argument("--exit-at", default="")
+    parser.add_argument("--slow", type=float, default=0.0)
 
 
 if __name__ == "__main__":
