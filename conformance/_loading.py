@@ -166,6 +166,11 @@ class InProcessEngine(Connection):
             raise ProtocolViolation(
                 f"{fn.__name__}() answered something that is not JSON data: {exc}; "
                 "return dicts, lists, str, int, bool, None") from exc
+        if _protocol.deeper_than(copied):   # the report could not be written with it
+            raise ProtocolViolation(
+                f"{fn.__name__}() answered something nested deeper than "
+                f"{_protocol.MAX_DEPTH} levels; keep answers shallower (docs/protocol.md, "
+                "'Framing')")
         return _protocol.check_answer(cmd, copied)
 
     def hello(self) -> dict[str, Any]:

@@ -608,10 +608,8 @@ def _memory_limiter(megabytes: int) -> Callable[[], None]:
     return functools.partial(resource.setrlimit, resource.RLIMIT_AS, (limit, limit))
 
 
-#: How deep a reply may nest objects and arrays: far deeper than any state, and
-#: shallow enough that nothing after the parse (schema checks, matching, report
-#: writing, all recursive) runs out of stack on it.
-MAX_DEPTH = 100
+#: How deep a reply may nest objects and arrays (`_protocol.MAX_DEPTH`).
+MAX_DEPTH = _protocol.MAX_DEPTH
 
 
 class _Unreadable(ValueError):
@@ -659,23 +657,9 @@ def _decode(text: str) -> Any:
     except RecursionError:
         raise _Unreadable(deep) from None
     # brackets inside strings count too: the walk only runs when nesting is possible
-    if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(message, MAX_DEPTH):
+    if text.count("[") + text.count("{") > MAX_DEPTH and _protocol.deeper_than(message):
         raise _Unreadable(deep)
     return message
-
-
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests objects and arrays more than ``limit`` deep (no recursion)."""
-    level = [value] if isinstance(value, dict | list) else []
-    depth = 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return True
-        level = [child for container in level
-                 for child in (container.values() if isinstance(container, dict) else container)
-                 if isinstance(child, dict | list)]
-    return False
 
 
 def _show_json(value: Any) -> str:
