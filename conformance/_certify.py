@@ -17,7 +17,7 @@ from typing import Any
 from conformance import vocabulary
 from conformance._catalogue import Case, Catalogue, catalogue_folders
 from conformance._discovery import ruleset_names
-from conformance._engine import Connection
+from conformance._engine import Connection, EngineFault, stray_mutant_problem
 from conformance._errors import UsageError, did_you_mean
 from conformance._knownfail import KnownFailures, Pin, entry_digest
 from conformance._loading import InProcessEngine, load_engine
@@ -101,8 +101,15 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     if config.mutation and config.engine is not None:
         raise UsageError("mutation analysis starts the engine once per mutant: name it by "
                          "its spec (e.g. 'python:pkg.mod:factory'), not as an object")
-    # an engine that lists no mutants is a usage error, before the run
-    mutants = list_mutants(config.selection.rulesets, config.engine_spec) if config.mutation else []
+    # an engine that lists no mutants is a usage error, before the run; one that cannot
+    # start to say is a failed handshake, reported as without --mutation
+    mutants: list[dict[str, Any]] = []
+    unlisted: EngineFault | None = None
+    if config.mutation:
+        try:
+            mutants = list_mutants(config.selection.rulesets, config.engine_spec)
+        except EngineFault as fault:
+            unlisted = fault
     if on_plan is not None:  # how many items each phase has, for progress bars
         on_plan({"cases": len(runner.cases()), "properties": len(runner.properties()),
                  "mutants": len(mutants)})
@@ -114,6 +121,9 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     complete = True
     try:
         runner.handshake()
+        if unlisted is not None and not runner.handshake_error:
+            problems.append({"kind": "handshake", "message": "the engine could not start to "
+                             f"list its mutants: {type(unlisted).__name__}: {unlisted.message}"})
         stream: Iterator[Result] = runner.results()
         if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
             stream = parallel_results(runner, lambda: _connect(config), config.jobs)
@@ -128,7 +138,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                                  f"after {len(results)} of {len(runner.items())} item(s); "
                                  "this report is partial"})
                 break
-        if config.mutation and complete:
+        if config.mutation and complete and unlisted is None:
             mutation = {"mutants": [], "score": 1.0, "certified_score": 1.0}
             run_mutants(suite, config.selection.rulesets, config.profile,
                         into=mutation, on_mutant=on_mutant, jobs=config.jobs,
@@ -148,6 +158,9 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         engine.close()
     results = suite.in_order(results)   # whatever order the jobs finished in
     problems[:0] = runner.problems + unknown_claims(runner.engine_info, suite.catalogue)
+    stray = stray_mutant_problem(runner.engine_info, engine.mutant)
+    if stray is not None:
+        problems.insert(len(runner.problems), {"kind": "engine", "message": stray})
     if known is not None:
         problems += review_known(known, config, suite, results)
     if not results and complete:
@@ -224,6 +237,11 @@ def _judge(report: dict[str, Any], claimed: list[str] | None,
     settings (one run's or merged shards'); the report."""
     settings, results = report["settings"], report["results"]
     handshake = next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
+    rows = (report["mutation"] or {}).get("mutants") or []
+    unstarted = ""   # a mutation score of mutants that never ran says nothing
+    if rows and all("error" in row for row in rows):
+        unstarted = (f"none of the {len(rows)} mutants could start (the first: "
+                     f"{rows[0]['name']}: {rows[0]['error']:.300})")
     strict = bool(settings["strict_readings"])
     shard = settings.get("shard")
     report["verdict"] = verdict(
@@ -232,7 +250,8 @@ def _judge(report: dict[str, Any], claimed: list[str] | None,
         # a shard may hold nothing; `merge` judges the whole run
         allow_no_verdict=bool(settings.get("allow_no_verdict")) or shard is not None,
         filters=filters_applied({**settings["filters"], "shard": shard}),
-        selected=bool(settings["filters"]["select"]), exitfirst=exitfirst)
+        selected=bool(settings["filters"]["select"]), exitfirst=exitfirst,
+        unstarted_mutants=unstarted)
     report["summary"] = item_counts(results, strict, engine_started=not handshake)
     return report
 

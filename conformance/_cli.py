@@ -24,7 +24,7 @@ from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
 from conformance._cache import cache_dir
 from conformance._catalogue import Case, Catalogue
 from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
-from conformance._engine import Connection
+from conformance._engine import Connection, EngineFault
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
 from conformance._knownfail import failures_list
@@ -69,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # outside a run (a run writes its partial report itself)
         print("conformance: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
+    except EngineFault as exc:   # the engine could not start (listing its mutants, say)
+        print(f"conformance: {exc.message}", file=sys.stderr)
+        return ExitCode.ENGINE_ERRORS
     except ConformanceError as exc:   # a usage error, or an invalid catalogue
         print(f"conformance: {exc}", file=sys.stderr)
         if not isinstance(exc, InvalidCatalogue):
@@ -874,6 +877,11 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
           "the certification (killed by a seed-basis item)")
     for m in survivors:
         print(f"SURVIVED: {m['name']} (breaks {', '.join(m['rules'])})")
+    broken = [m for m in result["mutants"] if "error" in m]
+    if broken and len(broken) == len(result["mutants"]):
+        print(f"conformance: none of the {len(broken)} mutants could start (the first: "
+              f"{broken[0]['name']}: {broken[0]['error']})", file=sys.stderr)
+        return ExitCode.ENGINE_ERRORS
     return ExitCode.FAILURES if survivors else ExitCode.OK
 
 

@@ -26,6 +26,7 @@ from conformance._engine import (
     EngineTimeout,
     ProtocolViolation,
     Unsupported,
+    stray_mutant_problem,
 )
 from conformance._errors import did_you_mean
 
@@ -106,7 +107,7 @@ def diagnose(spec: str, *, timeout: float = 10.0, cases_root: Path | None = None
         if not started:
             doctor.add(SKIP, "the other checks need a hello", "fix the hello first")
             return doctor
-        _check_hello(doctor, hello)
+        _check_hello(doctor, hello, engine.mutant)
         for ruleset in _known_claims(doctor, hello):
             _round_trip(doctor, engine, ruleset, cases_root)
         if spec.startswith("cmd:") and not doctor.stdout_dirty:
@@ -116,9 +117,13 @@ def diagnose(spec: str, *, timeout: float = 10.0, cases_root: Path | None = None
     return doctor
 
 
-def _check_hello(doctor: Doctor, hello: dict[str, Any]) -> None:
+def _check_hello(doctor: Doctor, hello: dict[str, Any], mutant: str | None = None) -> None:
     doctor.add(OK, f"hello matches the protocol (reply-hello.json, protocol "
                    f"{PROTOCOL_VERSION}): {hello['name']} {hello['version']}")
+    stray = stray_mutant_problem(hello, mutant)
+    if stray is not None:
+        what, _, fix = stray.partition(": ")
+        doctor.add(BAD, what, fix)
     vocabulary = hello.get("vocabulary")
     if vocabulary is not None:   # optional (issue 26): shown, not judged here
         doctor.add(OK, f"declared vocabulary: {json.dumps(vocabulary, ensure_ascii=False)}")

@@ -66,6 +66,8 @@ class Connection:
     """
 
     transcript: Transcript | None = None
+    #: The mutant asked for in every hello; None: the engine itself.
+    mutant: str | None = None
 
     def hello(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -185,4 +187,17 @@ def mutant_echo_problem(info: dict[str, Any], mutant: str | None) -> str | None:
         return None
     return (f"was asked to behave as mutant {mutant!r} but its hello says "
             f"capabilities.mutant = {echoed!r}; echo the mutant it was asked for "
+            "(docs/protocol.md, 'Mutants')")
+
+
+def stray_mutant_problem(info: dict[str, Any], mutant: str | None) -> str | None:
+    """What is wrong with a hello that says ``capabilities.mutant`` when no mutant was asked
+    for (None when nothing is): it says it plays as a broken variant, whose results would
+    be certified as the engine's."""
+    echoed = info.get("capabilities", {}).get("mutant")
+    if mutant is not None or echoed is None:
+        return None
+    return (f"the hello says capabilities.mutant = {echoed!r:.80} though no mutant was "
+            "asked for: it claims to play as a broken variant, whose results are not the "
+            "engine's; say capabilities.mutant only when the hello request names a mutant "
             "(docs/protocol.md, 'Mutants')")

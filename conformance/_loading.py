@@ -129,16 +129,16 @@ class InProcessEngine(Connection):
     def __init__(self, factory: Any, spec: str, mutant: str | None = None) -> None:
         self._factory = factory
         self._spec = spec
-        self._mutant = mutant
+        self.mutant = mutant
         self._engine: Any = None
         self._info: dict[str, Any] | None = None
 
     def _get(self) -> Any:
         if self._engine is None:
             engine = self._call(self._factory)
-            if self._mutant is not None:
-                self._info = self._answer("hello", engine.hello, mutant=self._mutant)
-                problem = mutant_echo_problem(self._info, self._mutant)
+            if self.mutant is not None:
+                self._info = self._answer("hello", engine.hello, mutant=self.mutant)
+                problem = mutant_echo_problem(self._info, self.mutant)
                 if problem is not None:
                     raise ProtocolViolation(f"engine {self._spec!r} {problem}")
             self._engine = engine
@@ -166,12 +166,17 @@ class InProcessEngine(Connection):
             raise ProtocolViolation(
                 f"{fn.__name__}() answered something that is not JSON data: {exc}; "
                 "return dicts, lists, str, int, bool, None") from exc
+        if _protocol.deeper_than(copied):   # the report could not be written with it
+            raise ProtocolViolation(
+                f"{fn.__name__}() answered something nested deeper than "
+                f"{_protocol.MAX_DEPTH} levels; keep answers shallower (docs/protocol.md, "
+                "'Framing')")
         return _protocol.check_answer(cmd, copied)
 
     def hello(self) -> dict[str, Any]:
         fields: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
-        if self._mutant is not None:
-            fields["mutant"] = self._mutant
+        if self.mutant is not None:
+            fields["mutant"] = self.mutant
         info: dict[str, Any] = self._logged("hello", fields, self._hello)
         return info
 

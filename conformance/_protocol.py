@@ -117,6 +117,25 @@ _UTF8 = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=Fa
 
 _decode = json.JSONDecoder().decode
 
+#: How deep an answer may nest objects and arrays: far deeper than any state, and
+#: shallow enough that nothing after the parse (schema checks, matching, report
+#: writing, all recursive) runs out of stack on it.
+MAX_DEPTH = 100
+
+
+def deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests objects and arrays more than ``limit`` deep (no recursion)."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        level = [child for container in level
+                 for child in (container.values() if isinstance(container, dict) else container)
+                 if isinstance(child, dict | list)]
+    return False
+
 
 def json_copy(value: Any) -> Any:
     """What a value becomes on the wire and back (raises as the JSON encoder does).

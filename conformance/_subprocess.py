@@ -8,13 +8,15 @@ harness must survive whatever it does:
   only, on Windows run the suite under WSL);
 * stderr is drained by a thread into a bounded tail, so a flood cannot stall it;
 * on any fault (timeout, crash, garbage, wrong seq, oversized line, schema
-  mismatch) the whole process group is killed and an `EngineFault` raised with
-  the stderr tail; the next ``start()`` starts a fresh process.  A killed
+  mismatch) the process and everything it started is killed (`_lifetime`) and an
+  `EngineFault` raised with the stderr tail; the next ``start()`` starts a fresh
+  process.  A killed
   process's pipes die with it, so a late answer is never read as the current one.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import functools
 import json
@@ -30,7 +32,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
-from conformance import _protocol
+from conformance import _lifetime, _protocol
 from conformance._engine import (
     PROTOCOL_VERSION,
     Connection,
@@ -105,7 +107,7 @@ class SubprocessEngine(Connection):
         self._closed = False
         self._state: dict[str, Any] | None = None  # what the last act said observe would
         self._use_play = play
-        self._mutant = mutant
+        self.mutant = mutant
 
     # -- the Engine protocol ---------------------------------------------------------
 
@@ -244,11 +246,11 @@ class SubprocessEngine(Connection):
                                 "shell, so shell syntax (pipes, ~, $VARS) does not work") from exc
         # every fault of the handshake kills the process (`_fault`)
         fields: dict[str, Any] = {"protocol": PROTOCOL_VERSION}
-        if self._mutant is not None:
-            fields["mutant"] = self._mutant
+        if self.mutant is not None:
+            fields["mutant"] = self.mutant
         info = _protocol.normalize("hello", self._request("hello", fields,
                                                           self._startup_timeout))
-        problem = mutant_echo_problem(info, self._mutant)
+        problem = mutant_echo_problem(info, self.mutant)
         if problem is not None:
             self._fault(ProtocolViolation, problem)
         self._info = info
@@ -301,22 +303,32 @@ class SubprocessEngine(Connection):
             self._fault(EngineTimeout, f"did not answer {where} within {timeout:g} s; check "
                         "that it writes exactly one line per request and flushes stdout after "
                         "it, or raise the timeout (--timeout)")
-        if kind == "eof":
+        if kind in ("eof", "exited"):
             partial = f" after writing part of a line: {_show(data)}" if data else ""
+            held = ("; something it started still held its stdout open, and was killed"
+                    if kind == "exited" else "")
             self._fault(EngineCrashed,
-                        f"{child.exit_status()} instead of answering {where}{partial}")
+                        f"{child.exit_status()} instead of answering {where}{partial}{held}")
         if kind == "too-long":
             self._fault(ProtocolViolation, f"answered {where} with a line longer than "
                         f"{self._max_reply} bytes (starts {_show(data)}); keep replies small or "
                         "raise max_reply_bytes (--max-reply-bytes)")
         if self.transcript is not None:
             self.transcript.received(data)
+        if data.startswith(codecs.BOM_UTF8):
+            self._fault(ProtocolViolation, f"answered {where} with a line that begins with a "
+                        f"UTF-8 byte order mark (BOM, bytes EF BB BF): {_show(data)}; write "
+                        "replies as UTF-8 without a BOM")
         try:
-            message = _DECODER.decode(data.decode("utf-8"))
+            message = _decode(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             self._fault(ProtocolViolation, f"answered {where} with bytes that are not UTF-8 "
                         f"({exc.reason} at byte {exc.start}): {_show(data)}; encode replies as "
                         "UTF-8")
+        except _Unreadable as exc:
+            self._fault(ProtocolViolation, f"answered {where} with {exc}: {_show(data)}; a "
+                        "reply is plain JSON: finite numbers, each key once, nested at most "
+                        f"{MAX_DEPTH} levels (docs/protocol.md, 'Framing')")
         except ValueError as exc:
             self._fault(ProtocolViolation, f"answered {where} with a line that is not JSON "
                         f"({exc}): {_show(data)}; stdout carries only protocol replies, write "
@@ -325,6 +337,10 @@ class SubprocessEngine(Connection):
             self._fault(ProtocolViolation,
                         f"answered {where} with {_show(data)}, not a JSON object")
         got = message.get("seq")
+        if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
+            self._fault(ProtocolViolation, f"answered {where} with seq {_show_json(got)}, not "
+                        f"an integer: {_show(data)}; echo the request's seq as it came "
+                        f"({self._seq})")
         if isinstance(got, int) and not isinstance(got, bool) and got != self._seq:
             self._fault(ProtocolViolation, f"answered seq {got} while the harness waited for "
                         f"{where} (a late, duplicate or misnumbered answer): {_show(data)}; echo "
@@ -351,7 +367,7 @@ class SubprocessEngine(Connection):
         """Between requests the child must be silent: anything it wrote is a fault."""
         kind, data = child.read_line(0.0)
         after = f"after seq {self._seq}"
-        if kind == "eof":
+        if kind in ("eof", "exited"):
             self._fault(EngineCrashed, f"{child.exit_status()} between requests ({after})")
         if kind != "timeout":
             self._fault(ProtocolViolation, f"wrote a line nobody asked for {after} (did it "
@@ -400,6 +416,10 @@ class _Child:
         # `selectors` selector, and waiting happens twice per request.
         self._readable, self._writable = select.poll(), select.poll()
         self._readable.register(self._stdout, select.POLLIN)
+        # its exit wakes a wait too: what it started may hold stdout open after it
+        self._exit_fd = _pidfd(proc.pid)
+        if self._exit_fd is not None:
+            self._readable.register(self._exit_fd, select.POLLIN)
         self._writable.register(self._stdin, select.POLLOUT)
         self._max_reply = max_reply
         self._buffer = bytearray()
@@ -408,7 +428,7 @@ class _Child:
                                                daemon=True, name="engine-drain")
         self._stderr_thread.start()
         # If the owner forgets close(), do not leave a process behind.
-        self._finalizer = weakref.finalize(self, _kill_group, proc)
+        self._finalizer = weakref.finalize(self, _lifetime.contain, proc)
 
     @classmethod
     def spawn(cls, argv: list[str], cwd: Any, env: dict[str, str] | None,
@@ -418,9 +438,13 @@ class _Child:
                              "on Windows, run the suite under WSL")
         # Its own process group (a new session), so a kill also reaches what a wrapper
         # (sh, npx, cargo run, a JVM launcher) started; preexec only for memory_limit_mb.
+        # Beyond the group, what it starts is contained (`_lifetime`): a marker in its
+        # environment, and kernel settings made between fork and exec.
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=cwd,
-                                env=env, start_new_session=True, preexec_fn=preexec, bufsize=0)
+                                env=_lifetime.engine_env(env), start_new_session=True,
+                                preexec_fn=_lifetime.preexec(preexec), bufsize=0)
+        _lifetime.started(proc.pid)
         return cls(proc, max_reply, stderr_limit)
 
     def send(self, line: bytes, timeout: float) -> bool:
@@ -443,8 +467,10 @@ class _Child:
     def read_line(self, timeout: float) -> tuple[str, bytes]:
         """The next stdout line as ``("line", bytes)``, or why there is none.
 
-        ``("eof", partial)`` when stdout closed, ``("too-long", start)`` for a
-        line over the limit, ``("timeout", b"")`` when nothing came in time.
+        ``("eof", partial)`` when stdout closed, ``("exited", partial)`` when the
+        process exited while stdout stays open (something it started holds it),
+        ``("too-long", start)`` for a line over the limit, ``("timeout", b"")`` when
+        nothing came in time.
         """
         deadline = time.monotonic() + timeout
         while True:
@@ -459,10 +485,12 @@ class _Child:
                 return "eof", bytes(self._buffer)
             # wait, then read: the reply is rarely there yet, and a read that would block raises
             if not _ready(self._readable, deadline):
-                return "timeout", b""
+                return ("exited", bytes(self._buffer)) if self._exited() else ("timeout", b"")
             try:
                 chunk = os.read(self._stdout, _READ_CHUNK)
             except BlockingIOError:
+                if self._exited():   # what it wrote before exiting was read first
+                    return "exited", bytes(self._buffer)
                 continue
             except OSError:
                 chunk = b""
@@ -470,6 +498,9 @@ class _Child:
                 self._buffer += chunk
             else:
                 self._eof = True
+
+    def _exited(self) -> bool:
+        return self.proc.poll() is not None
 
     def exit_status(self) -> str:
         """How the process ended, waiting at most `KILL_WAIT` for it to do so."""
@@ -486,11 +517,16 @@ class _Child:
         return f"exited with code {code}"
 
     def kill(self) -> None:
-        """SIGKILL the process group and collect what stderr still holds; bounded."""
-        _kill_group(self.proc)
+        """SIGKILL the process, all it started (`_lifetime.contain`), and collect what
+        stderr still holds; bounded."""
+        _lifetime.contain(self.proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(KILL_WAIT)
         self._finalizer.detach()  # done: a later kill could hit a reused pid
+        if self._exit_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._exit_fd)
+            self._exit_fd = None
         self._stderr_thread.join(STDERR_SETTLE)
         for stream in self._pipes:
             with contextlib.suppress(OSError):
@@ -504,6 +540,14 @@ class _Child:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(STOP_GRACE)
         self.kill()
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when ``pid`` exits (Linux 5.3+), else None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _ready(poll: select.poll, deadline: float) -> bool:
@@ -547,13 +591,6 @@ class _Tail:
                 stream.close()
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        proc.kill()
-
-
 def _memory_limiter(megabytes: int) -> Callable[[], None]:
     """A preexec_fn capping the child's address space (RLIMIT_AS).
 
@@ -571,12 +608,64 @@ def _memory_limiter(megabytes: int) -> Callable[[], None]:
     return functools.partial(resource.setrlimit, resource.RLIMIT_AS, (limit, limit))
 
 
+#: How deep a reply may nest objects and arrays (`_protocol.MAX_DEPTH`).
+MAX_DEPTH = _protocol.MAX_DEPTH
+
+
+class _Unreadable(ValueError):
+    """A reply Python's json module would read, but not as the engine meant (a number
+    out of range, NaN, a key twice, nesting too deep); the message says what."""
+
+
 def _reject_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
+    raise _Unreadable(f"{name}, which JSON does not have")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float; one out of range (``1e999``, read as inf) is refused:
+    the report could not be written with it."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise _Unreadable(f"the number {text[:40]}, which is out of range for a float")
+    return number
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys all differ: with a key twice, the engine meant one of two
+    answers and Python would silently take the last."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Unreadable(f"an object that has the key {key!r:.60} twice")
+            seen.add(key)
+    return obj
 
 
 #: Built once: json.loads with any option builds a new decoder on every call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite,
+                            object_pairs_hook=_unique_keys)
+
+
+def _decode(text: str) -> Any:
+    """A reply line as JSON data, or `_Unreadable` (a `ValueError`) saying what is wrong
+    with it beyond its syntax, or another `ValueError` for its syntax."""
+    deep = f"a reply nested deeper than {MAX_DEPTH} levels"
+    try:
+        message = _DECODER.decode(text)
+    except RecursionError:
+        raise _Unreadable(deep) from None
+    # brackets inside strings count too: the walk only runs when nesting is possible
+    if text.count("[") + text.count("{") > MAX_DEPTH and _protocol.deeper_than(message):
+        raise _Unreadable(deep)
+    return message
+
+
+def _show_json(value: Any) -> str:
+    """A JSON value as the engine wrote it, cut short, for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _show(data: bytes) -> str:

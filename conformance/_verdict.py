@@ -131,7 +131,7 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
             handshake: str, strict: bool, allow_no_verdict: bool,
             claimed: list[str] | None = None, filters: list[str] | None = None,
             fail_under: float | None = None, selected: bool = False,
-            exitfirst: bool = False) -> dict[str, Any]:
+            exitfirst: bool = False, unstarted_mutants: str = "") -> dict[str, Any]:
     """The run's outcome: a status, the exit code, one sentence, and rule counts.
 
     Rules are counted over the rulesets the engine ``claimed`` (all when None):
@@ -143,6 +143,9 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     A run ``-x`` (``exitfirst``) stopped at a failure or error is incomplete but
     judged by what it found (fail, exit 1; error, exit 2), never ``pass``: it
     was not interrupted by anyone, it stopped where it was told to.
+
+    A mutation run in which no mutant could start (``unstarted_mutants`` says so)
+    is an ``error``, never ``pass``: its score measured nothing.
     """
     present = list(dict.fromkeys(r["ruleset"] for r in rules))
     claimed_here = present if claimed is None else [r for r in present if r in claimed]
@@ -174,6 +177,9 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     elif any(r["status"] == "error" for r in real):
         status, code = "error", ExitCode.ENGINE_ERRORS
         message = "no rule broken, but the engine errored on some items"
+    elif unstarted_mutants:
+        status, code = "error", ExitCode.ENGINE_ERRORS
+        message = f"no rule broken, but {unstarted_mutants}"
     elif not any(r["status"] in ("pass", "fail") for r in counted):
         status = "no verdict"
         code = ExitCode.OK if allow_no_verdict else ExitCode.NO_VERDICT

@@ -84,3 +84,25 @@ def test_a_bad_spec_is_a_usage_error(capsys):
 def test_a_mistyped_mutant_suggests_the_name(capsys):
     assert main(["doctor", "--engine", "reference:no-auto-shufle"]) == 4
     assert "did you mean 'no-auto-shuffle'" in capsys.readouterr().err
+
+
+def test_a_reply_json_cannot_carry_faithfully_is_a_problem_naming_what(capsys):
+    for kind, says in [("huge-number", "the number 1e999, which is out of range"),
+                       ("nan", "NaN, which JSON does not have"),
+                       ("deep", "nested deeper than 100 levels"),
+                       ("float-seq", "not an integer"),
+                       ("duplicate-key", "the key 'accepted' twice"),
+                       ("bom", "byte order mark")]:
+        code, out = doctor(capsys, fake_engine("bad_json.py", "--kind", kind))
+        assert code == 1, out
+        assert "✗ vision: act" in out and "ProtocolViolation" in out, out
+        assert says in out, out
+        # it is not mistaken for a banner or a log line on stdout
+        assert "not a protocol reply" not in out, out
+        assert "✓ stdout carries only protocol replies" in out, out
+
+
+def test_an_unasked_for_mutant_in_the_hello_is_a_problem(capsys):
+    code, out = doctor(capsys, fake("claims_mutant"))
+    assert code == 1, out
+    assert "✗ the hello says capabilities.mutant = 'tail-first'" in out, out

@@ -49,6 +49,10 @@ def spec(script: str, *args: str) -> str:
     ("bad_reply.py", [], "ProtocolViolation"),
     ("stderr_flood.py", ["--then", "crash"], "EngineCrashed"),
     ("error_reply.py", [], "EngineReportedError"),
+    # replies Python's json module reads, but not as meant: never a crash of the report
+    *[("bad_json.py", ["--kind", kind], "ProtocolViolation")
+      for kind in ("deep", "nested", "huge-number", "nan", "stale-float-seq", "duplicate-key",
+                   "bom")],
 ])
 def test_report_survives_hostile_engine(tmp_path, script, args, says):
     config = RunConfig(engine_spec=spec(script, *args), profile=get_profile("quick"),
@@ -112,3 +116,12 @@ def test_run_timeout_records_what_was_not_reached():
     not_run = [r for r in results if "not run: the run timeout (1 s)" in r["message"]]
     assert timed_out and not_run
     assert len(timed_out) + len(not_run) == len(results)
+
+
+def test_an_unasked_for_mutant_in_the_hello_is_a_problem_of_the_report():
+    config = RunConfig(engine_spec=spec("claims_mutant.py"), profile=get_profile("quick"),
+                       selection=SELECTION, timeout=TIMEOUT)
+    report = certify(config)
+    validate_report(report)
+    said = [p["message"] for p in report["problems"] if "capabilities.mutant" in p["message"]]
+    assert said and "'tail-first' though no mutant was asked for" in said[0], report["problems"]

@@ -125,6 +125,25 @@ HOSTILE = [
      r"reported an error on hello \(seq \d+\): KeyError: 'p3'"),
     ("skipped-hello", ["skip_all", "--at", "hello"], "hello", ProtocolViolation,
      r"a reply to hello has exactly one of the keys ok or error"),
+    # replies Python's json module reads, but not as the engine meant (issue 40)
+    ("nested-past-the-decoder", ["bad_json", "--kind", "deep"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with a reply nested deeper than 100 levels"),
+    ("nested-past-the-suite", ["bad_json", "--kind", "nested"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with a reply nested deeper than 100 levels"),
+    ("number-out-of-range", ["bad_json", "--kind", "huge-number"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with the number 1e999, which is out of range"),
+    ("nan-literal", ["bad_json", "--kind", "nan"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with NaN, which JSON does not have"),
+    ("infinity-literal", ["bad_json", "--kind", "infinity"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with -Infinity, which JSON does not have"),
+    ("float-seq", ["bad_json", "--kind", "float-seq"], "act", ProtocolViolation,
+     r"answered act \(seq (\d+)\) with seq \1\.0, not an integer"),
+    ("stale-float-seq", ["bad_json", "--kind", "stale-float-seq"], "act", ProtocolViolation,
+     r"answered act \(seq \d+\) with seq \d+\.0, not an integer"),
+    ("duplicate-key", ["bad_json", "--kind", "duplicate-key"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with an object that has the key 'accepted' twice"),
+    ("byte-order-mark", ["bad_json", "--kind", "bom"], "act", ProtocolViolation,
+     r"act \(seq \d+\) with a line that begins with a UTF-8 byte order mark"),
 ]
 
 

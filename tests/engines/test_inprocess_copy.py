@@ -134,6 +134,21 @@ def test_garbage_from_an_in_process_engine_is_a_protocol_violation():
         engine.observe()
 
 
+def test_an_answer_nested_past_the_limit_is_a_protocol_violation():
+    # 600 levels copy fine, then recursed out of the report writer: the whole run lost
+    class Deep(Aliasing):
+        def observe(self):
+            nested: list = []
+            for _ in range(600):
+                nested = [nested]
+            return {"cards": {}, "players": {"p1": {"deep": nested}}}
+
+    engine = InProcessEngine(Deep, "python:x:Deep")
+    engine.start("vision", {})
+    with pytest.raises(ProtocolViolation, match="nested deeper than 100 levels"):
+        engine.observe()
+
+
 class ReusingWrongEngine:
     """Keeps one list as player p1's state and appends to it on every act: what a
     failing case records as observed must not change when the engine goes on."""

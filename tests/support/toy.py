@@ -217,3 +217,17 @@ def counting_catalogue(root, n: int = 13):
             f"steps:\n  - do: {{add: {k}}}\n    expect:\n      players: {{p1: {{count: {k}}}}}\n",
             "utf-8")
     return root
+
+
+class UnstartableMutants(ToyEngine):
+    """Plays the toy rules correctly and lists a mutant, but fails every hello that asks
+    for one: a mutation run in which no mutant could start."""
+
+    def hello(self, mutant: str | None = None) -> dict[str, Any]:
+        if mutant is not None:
+            raise RuntimeError(f"mutant {mutant} was never built")
+        info = super().hello()
+        info["capabilities"]["mutants"] = [{"name": "adds-one-more", "ruleset": "toy",
+                                             "rules": ["toy/R-1"],
+                                             "description": "adds one too many"}]
+        return info
