@@ -354,8 +354,15 @@ def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
             raise UsageError(f"--ruleset {name!r}: {unknown_ruleset(name)}")
 
 
-def _check_out(out: Path) -> None:
-    """--out must be a folder we can write, checked before anything runs."""
+def _check_out(out: Path, transcripts: Path | None = None) -> None:
+    """--out must be a folder we can write, checked before anything runs; and no
+    file the run writes or deletes there (nor in ``transcripts``) may be a symlink."""
+    from conformance import _files
+    from conformance.report import FILENAMES
+
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"--out {out} is a symlink to {os.readlink(out)}, which does not "
+                         "exist; create that folder, or give another --out")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: is a file, not a folder; name a folder for the reports")
     try:
@@ -365,6 +372,50 @@ def _check_out(out: Path) -> None:
     except OSError as exc:
         raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
                          "name a folder you can write") from None
+    for name in FILENAMES.values():
+        _files.refuse_link(out / name)
+    for folder in (out / "counterexamples", transcripts):
+        if folder is not None:
+            _files.refuse_link(folder)
+            if folder.is_dir():
+                for entry in folder.iterdir():
+                    if _files.is_own(entry.name):
+                        _files.refuse_link(entry)
+
+
+#: The lock file in --out that keeps two runs from writing one folder at once.
+LOCK = ".conformance.lock"
+
+
+@contextlib.contextmanager
+def _locked(out: Path | None) -> Iterator[None]:
+    """Hold ``out/.conformance.lock`` (an flock, which ends with the process, however
+    it ends) for the run; a second run on the same --out is a usage error naming
+    the first run's pid.  The file stays: removing it would let a third run lock a
+    new file while the second still holds the old one."""
+    if out is None:
+        yield
+        return
+    import fcntl
+
+    path = out / LOCK
+    from conformance import _files
+
+    _files.refuse_link(path)
+    with open(path, "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            pid = handle.read().strip()
+            raise UsageError(f"--out {out} is in use by another conformance run"
+                             f"{f' (pid {pid})' if pid.isdigit() else ''} (it holds {path}); "
+                             "wait for it to end, or give another --out") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
 
 
 # -- certify / run / merge ------------------------------------------------------
@@ -410,7 +461,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         raise UsageError("--update-known-failures re-pins the file given with "
                          "--known-failures FILE; give that too")
     if args.out:
-        _check_out(args.out)
+        _check_out(args.out, _transcript_folder(args))
     options = {key: value for key, value in (("memory_limit_mb", args.memory_limit),
                                              ("max_reply_bytes", args.max_reply_bytes)) if value}
     config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
@@ -422,7 +473,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
     progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
-    with (tempfile.TemporaryDirectory(prefix="conformance-") as staging,
+    with (_locked(args.out), tempfile.TemporaryDirectory(prefix="conformance-") as staging,
           _hypothesis_home(Path(staging))):
         if args.out or args.transcript is not None:
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
@@ -438,8 +489,9 @@ def _cmd_merge(args: argparse.Namespace) -> int:
     from conformance._certify import merge_reports
 
     _check_out(args.out)
-    return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
-                     args.format)
+    with _locked(args.out):
+        return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
+                         args.format)
 
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
@@ -449,6 +501,7 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     under GitHub Actions), every report format and the counterexamples in ``out``,
     then ``transcripts`` places the run's transcripts (returning its --transcript
     folder, if any); returns the run's exit code."""
+    from conformance import _files
     from conformance._certify import exit_status
     from conformance.report import _github, left_behind, write_counterexamples, write_reports
 
@@ -458,19 +511,32 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     if not out:
         transcripts()
         return exit_status(report)
+    ours: list[Path | None] = []
+    examples: list[Path] = []
+
+    def evidence() -> None:   # before report.json, which says the set is whole
+        examples.extend(write_counterexamples(report, out))
+        ours.append(transcripts())
+
     try:
-        written = write_reports(report, out)
-        examples = write_counterexamples(report, out)
+        written = write_reports(report, out, then=evidence)
     except OSError as exc:
-        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
+        raise UsageError(f"cannot write the reports to {out}: {exc}; no report there is "
+                         "current (the earlier ones were removed)") from exc
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
     for path in examples:
         print(f"counterexample written: {path}")
-    ours = transcripts()
-    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
+    every_to = ours[0] if ours else None
+    others = [p for p in left_behind(out)
+              if every_to is None or p.resolve() != every_to.resolve()]
     if others:
         print(f"also in {out}, not written by this run (left as it was): "
               f"{', '.join(p.name for p in others)}")
+    for folder in (out / "counterexamples", every_to):
+        kept = _files.others(folder) if folder is not None else []
+        if kept:
+            print(f"also in {folder}, not written by this run (left as it was): "
+                  f"{', '.join(p.name for p in kept)}")
     return exit_status(report)
 
 
@@ -480,9 +546,7 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
     the --transcript folder (None without it)."""
     from conformance.report import safe_filename
 
-    every_to = None
-    if args.transcript is not None:
-        every_to = args.out / "transcripts" if args.transcript is True else args.transcript
+    every_to = _transcript_folder(args)
     failing_to = args.out / "counterexamples" if args.out else None
     try:
         written = place(staging, report["results"], failing_to, every_to, safe_filename)
@@ -493,6 +557,16 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
         print(f"transcripts written: {len(written)} in {', '.join(where)}; replay one by "
               f"hand: {replay_hint(report['engine']['spec'], written[0])}")
     return every_to
+
+
+def _transcript_folder(args: argparse.Namespace) -> Path | None:
+    """Where --transcript writes every item's transcript (None without it)."""
+    if args.transcript is None:
+        return None
+    folder: Path = args.out / "transcripts" if args.transcript is True else args.transcript
+    if args.transcript is not True and folder.is_symlink() and folder.is_dir():
+        folder = folder.resolve()   # a folder the user named through a link of theirs
+    return folder
 
 
 @contextlib.contextmanager
