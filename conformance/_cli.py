@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     from conformance._runner import clear_stop
 
     clear_stop()
+    global _signals
+    _signals = 0
     previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     # `python:` specs name modules in the current folder, as `python -m` would find them
     if os.getcwd() not in sys.path:
@@ -82,14 +84,44 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(sig, handler)
 
 
+#: SIGINT/SIGTERM taken since `main` began; and, while the reports are written, the
+#: signals held until they are (`_holding_signals`).
+_signals = 0
+_held: list[int] | None = None
+
+
 def _interrupt(signum: int, frame: Any) -> None:
     """SIGINT and SIGTERM stop a run in any phase: the runner is told (in case an
     engine swallows the KeyboardInterrupt), the engine is stopped and a partial
-    report is written."""
+    report is written.  A second signal while it stops is only noted, so a double
+    Ctrl-C still leaves the report (a third abandons it); while the reports are
+    written every signal is held until they are."""
     from conformance._runner import request_stop
 
+    global _signals
+    if _held is not None:
+        _held.append(signum)
+        return
+    _signals += 1
+    if _signals == 2:
+        print("conformance: stopping; writing the partial report (signal again to abandon "
+              "it)", file=sys.stderr, flush=True)
+        return
     request_stop()
     raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _holding_signals() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM are noted, not raised, inside: the files being written are
+    finished first; the caller then sees which signals came."""
+    global _held
+    held: list[int] = []
+    _held = held
+    try:
+        yield held
+    finally:
+        _held = None
 
 
 def _whole(minimum: int) -> Callable[[str], int]:
@@ -518,25 +550,29 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
         examples.extend(write_counterexamples(report, out))
         ours.append(transcripts())
 
-    try:
-        written = write_reports(report, out, then=evidence)
-    except OSError as exc:
-        raise UsageError(f"cannot write the reports to {out}: {exc}; no report there is "
-                         "current (the earlier ones were removed)") from exc
-    print(f"reports written: {', '.join(str(p) for p in written.values())}")
-    for path in examples:
-        print(f"counterexample written: {path}")
-    every_to = ours[0] if ours else None
-    others = [p for p in left_behind(out)
-              if every_to is None or p.resolve() != every_to.resolve()]
-    if others:
-        print(f"also in {out}, not written by this run (left as it was): "
-              f"{', '.join(p.name for p in others)}")
-    for folder in (out / "counterexamples", every_to):
-        kept = _files.others(folder) if folder is not None else []
-        if kept:
-            print(f"also in {folder}, not written by this run (left as it was): "
-                  f"{', '.join(p.name for p in kept)}")
+    with _holding_signals() as held:   # a signal now would lose the report being written
+        try:
+            written = write_reports(report, out, then=evidence)
+        except OSError as exc:
+            raise UsageError(f"cannot write the reports to {out}: {exc}; no report there is "
+                             "current (the earlier ones were removed)") from exc
+        print(f"reports written: {', '.join(str(p) for p in written.values())}")
+        for path in examples:
+            print(f"counterexample written: {path}")
+        every_to = ours[0] if ours else None
+        others = [p for p in left_behind(out)
+                  if every_to is None or p.resolve() != every_to.resolve()]
+        if others:
+            print(f"also in {out}, not written by this run (left as it was): "
+                  f"{', '.join(p.name for p in others)}")
+        for folder in (out / "counterexamples", every_to):
+            kept = _files.others(folder) if folder is not None else []
+            if kept:
+                print(f"also in {folder}, not written by this run (left as it was): "
+                      f"{', '.join(p.name for p in kept)}")
+    if held:
+        print("conformance: interrupted (after the reports were written)", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     return exit_status(report)
 
 

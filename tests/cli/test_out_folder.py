@@ -1,13 +1,20 @@
-"""The --out folder (issue 40, item 6): nothing is deleted or written through a
-symlink out of it, only the suite's own files are removed, and two runs cannot share it."""
+"""The --out folder (issue 40, items 6 and 7): nothing is deleted or written through a
+symlink out of it, only the suite's own files are removed, two runs cannot share it,
+and a second signal while the partial report is written does not lose it."""
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import signal
+import sys
+import time
 
 import pytest
+from commands import TOY_ENV as ENV
 from commands import conformance_in_process as conformance
+from terminal import Terminal
 from toy import write_catalogue
 
 from conformance.report import safe_filename
@@ -102,6 +109,55 @@ def test_a_second_run_on_one_out_is_refused_naming_the_first(tmp_path, cases):
     assert not (out / "report.json").exists()
     again = certify(cases, out, "python:toy:ToyEngine")   # the lock went with its holder
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+#: Runs the CLI with the first call of MODULE.NAME paused until the test says so
+#: (a file appears), after saying it got there (another file): a deterministic
+#: moment "while the partial report is being built" or "being written".
+PAUSED = """
+import importlib, sys, time
+from pathlib import Path
+here, go, where = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+module, name = where.split(":")
+module = importlib.import_module(module)
+real = getattr(module, name)
+def paused(*args, **kwargs):
+    if not here.exists():
+        here.write_text("paused")
+        while not go.exists():
+            time.sleep(0.01)
+    return real(*args, **kwargs)
+setattr(module, name, paused)
+from conformance._cli import main
+sys.exit(main(sys.argv[4:]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("where", ["conformance.report:_replace",       # writing a file
+                                   "conformance._certify:build_report"])  # before that
+def test_a_second_signal_while_the_partial_report_is_written_keeps_it(tmp_path, cases, second,
+                                                                       where):
+    out, here, go = tmp_path / "out", tmp_path / "paused", tmp_path / "go"
+    term = Terminal(
+        [sys.executable, "-c", PAUSED, str(here), str(go), where, "certify", "--engine",
+         "python:toy:SlowEngine", "--cases", str(cases), "--out", str(out)], env=ENV)
+    term.wait_for_count("cases", 1)
+    term.child.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + 60
+    while not here.exists():
+        assert time.monotonic() < deadline and term.child.poll() is None, "never got there"
+        time.sleep(0.01)
+    term.child.send_signal(second)   # the second signal, while the report is on its way
+    time.sleep(0.3)                  # let the child take it before it goes on
+    go.write_text("go")
+    code, stdout, stderr = term.finish(timeout=60)
+    assert code == 130, stdout + stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["complete"] is False and len(report["results"]) == 1
+    assert any(p["kind"] == "interrupted" for p in report["problems"])
+    assert not list(out.glob(".*.tmp"))
 
 
 def test_the_lock_file_is_not_named_as_left_behind(tmp_path, cases):
