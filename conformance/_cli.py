@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     from conformance._runner import clear_stop
 
     clear_stop()
+    global _signals
+    _signals = 0
     previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     # `python:` specs name modules in the current folder, as `python -m` would find them
     if os.getcwd() not in sys.path:
@@ -85,14 +87,44 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(sig, handler)
 
 
+#: SIGINT/SIGTERM taken since `main` began; and, while the reports are written, the
+#: signals held until they are (`_holding_signals`).
+_signals = 0
+_held: list[int] | None = None
+
+
 def _interrupt(signum: int, frame: Any) -> None:
     """SIGINT and SIGTERM stop a run in any phase: the runner is told (in case an
     engine swallows the KeyboardInterrupt), the engine is stopped and a partial
-    report is written."""
+    report is written.  A second signal while it stops is only noted, so a double
+    Ctrl-C still leaves the report (a third abandons it); while the reports are
+    written every signal is held until they are."""
     from conformance._runner import request_stop
 
+    global _signals
+    if _held is not None:
+        _held.append(signum)
+        return
+    _signals += 1
+    if _signals == 2:
+        print("conformance: stopping; writing the partial report (signal again to abandon "
+              "it)", file=sys.stderr, flush=True)
+        return
     request_stop()
     raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _holding_signals() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM are noted, not raised, inside: the files being written are
+    finished first; the caller then sees which signals came."""
+    global _held
+    held: list[int] = []
+    _held = held
+    try:
+        yield held
+    finally:
+        _held = None
 
 
 def _whole(minimum: int) -> Callable[[str], int]:
@@ -357,8 +389,15 @@ def check_rulesets(cases: Path | None, rulesets: list[str] | None) -> None:
             raise UsageError(f"--ruleset {name!r}: {unknown_ruleset(name)}")
 
 
-def _check_out(out: Path) -> None:
-    """--out must be a folder we can write, checked before anything runs."""
+def _check_out(out: Path, transcripts: Path | None = None) -> None:
+    """--out must be a folder we can write, checked before anything runs; and no
+    file the run writes or deletes there (nor in ``transcripts``) may be a symlink."""
+    from conformance import _files
+    from conformance.report import FILENAMES
+
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"--out {out} is a symlink to {os.readlink(out)}, which does not "
+                         "exist; create that folder, or give another --out")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: is a file, not a folder; name a folder for the reports")
     try:
@@ -368,6 +407,50 @@ def _check_out(out: Path) -> None:
     except OSError as exc:
         raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc}); "
                          "name a folder you can write") from None
+    for name in FILENAMES.values():
+        _files.refuse_link(out / name)
+    for folder in (out / "counterexamples", transcripts):
+        if folder is not None:
+            _files.refuse_link(folder)
+            if folder.is_dir():
+                for entry in folder.iterdir():
+                    if _files.is_own(entry.name):
+                        _files.refuse_link(entry)
+
+
+#: The lock file in --out that keeps two runs from writing one folder at once.
+LOCK = ".conformance.lock"
+
+
+@contextlib.contextmanager
+def _locked(out: Path | None) -> Iterator[None]:
+    """Hold ``out/.conformance.lock`` (an flock, which ends with the process, however
+    it ends) for the run; a second run on the same --out is a usage error naming
+    the first run's pid.  The file stays: removing it would let a third run lock a
+    new file while the second still holds the old one."""
+    if out is None:
+        yield
+        return
+    import fcntl
+
+    path = out / LOCK
+    from conformance import _files
+
+    _files.refuse_link(path)
+    with open(path, "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            pid = handle.read().strip()
+            raise UsageError(f"--out {out} is in use by another conformance run"
+                             f"{f' (pid {pid})' if pid.isdigit() else ''} (it holds {path}); "
+                             "wait for it to end, or give another --out") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
 
 
 # -- certify / run / merge ------------------------------------------------------
@@ -413,7 +496,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         raise UsageError("--update-known-failures re-pins the file given with "
                          "--known-failures FILE; give that too")
     if args.out:
-        _check_out(args.out)
+        _check_out(args.out, _transcript_folder(args))
     options = {key: value for key, value in (("memory_limit_mb", args.memory_limit),
                                              ("max_reply_bytes", args.max_reply_bytes)) if value}
     config = RunConfig(engine_spec=args.engine, profile=profile, selection=selection,
@@ -425,7 +508,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
     progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
-    with (tempfile.TemporaryDirectory(prefix="conformance-") as staging,
+    with (_locked(args.out), tempfile.TemporaryDirectory(prefix="conformance-") as staging,
           _hypothesis_home(Path(staging))):
         if args.out or args.transcript is not None:
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
@@ -441,8 +524,9 @@ def _cmd_merge(args: argparse.Namespace) -> int:
     from conformance._certify import merge_reports
 
     _check_out(args.out)
-    return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
-                     args.format)
+    with _locked(args.out):
+        return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
+                         args.format)
 
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
@@ -452,6 +536,7 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     under GitHub Actions), every report format and the counterexamples in ``out``,
     then ``transcripts`` places the run's transcripts (returning its --transcript
     folder, if any); returns the run's exit code."""
+    from conformance import _files
     from conformance._certify import exit_status
     from conformance.report import _github, left_behind, write_counterexamples, write_reports
 
@@ -461,19 +546,36 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     if not out:
         transcripts()
         return exit_status(report)
-    try:
-        written = write_reports(report, out)
-        examples = write_counterexamples(report, out)
-    except OSError as exc:
-        raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
-    print(f"reports written: {', '.join(str(p) for p in written.values())}")
-    for path in examples:
-        print(f"counterexample written: {path}")
-    ours = transcripts()
-    others = [p for p in left_behind(out) if ours is None or p.resolve() != ours.resolve()]
-    if others:
-        print(f"also in {out}, not written by this run (left as it was): "
-              f"{', '.join(p.name for p in others)}")
+    ours: list[Path | None] = []
+    examples: list[Path] = []
+
+    def evidence() -> None:   # before report.json, which says the set is whole
+        examples.extend(write_counterexamples(report, out))
+        ours.append(transcripts())
+
+    with _holding_signals() as held:   # a signal now would lose the report being written
+        try:
+            written = write_reports(report, out, then=evidence)
+        except OSError as exc:
+            raise UsageError(f"cannot write the reports to {out}: {exc}; no report there is "
+                             "current (the earlier ones were removed)") from exc
+        print(f"reports written: {', '.join(str(p) for p in written.values())}")
+        for path in examples:
+            print(f"counterexample written: {path}")
+        every_to = ours[0] if ours else None
+        others = [p for p in left_behind(out)
+                  if every_to is None or p.resolve() != every_to.resolve()]
+        if others:
+            print(f"also in {out}, not written by this run (left as it was): "
+                  f"{', '.join(p.name for p in others)}")
+        for folder in (out / "counterexamples", every_to):
+            kept = _files.others(folder) if folder is not None else []
+            if kept:
+                print(f"also in {folder}, not written by this run (left as it was): "
+                      f"{', '.join(p.name for p in kept)}")
+    if held:
+        print("conformance: interrupted (after the reports were written)", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     return exit_status(report)
 
 
@@ -483,9 +585,7 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
     the --transcript folder (None without it)."""
     from conformance.report import safe_filename
 
-    every_to = None
-    if args.transcript is not None:
-        every_to = args.out / "transcripts" if args.transcript is True else args.transcript
+    every_to = _transcript_folder(args)
     failing_to = args.out / "counterexamples" if args.out else None
     try:
         written = place(staging, report["results"], failing_to, every_to, safe_filename)
@@ -496,6 +596,16 @@ def _place_transcripts(report: dict[str, Any], staging: Path,
         print(f"transcripts written: {len(written)} in {', '.join(where)}; replay one by "
               f"hand: {replay_hint(report['engine']['spec'], written[0])}")
     return every_to
+
+
+def _transcript_folder(args: argparse.Namespace) -> Path | None:
+    """Where --transcript writes every item's transcript (None without it)."""
+    if args.transcript is None:
+        return None
+    folder: Path = args.out / "transcripts" if args.transcript is True else args.transcript
+    if args.transcript is not True and folder.is_symlink() and folder.is_dir():
+        folder = folder.resolve()   # a folder the user named through a link of theirs
+    return folder
 
 
 @contextlib.contextmanager

@@ -112,5 +112,8 @@ class Report:
         from conformance.report import write_counterexamples, write_reports
 
         folder = Path(out)
-        written = list(write_reports(self.data, folder).values())
-        return written + write_counterexamples(self.data, folder)
+        examples: list[Path] = []
+        written = write_reports(self.data, folder,   # report.json last, after the rest
+                                then=lambda: examples.extend(
+                                    write_counterexamples(self.data, folder)))
+        return list(written.values()) + examples

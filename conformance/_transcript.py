@@ -16,10 +16,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import shlex
-import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from conformance import _files
 
 if TYPE_CHECKING:
     from conformance._results import Result
@@ -111,15 +112,17 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
     """Copy the staged transcripts: failing items' into ``failing_to`` (the run's
     ``counterexamples/``), every item's into ``every_to`` (``--transcript``), each
     named ``name(id, suffix)`` (as its counterexample is: `report.safe_filename`).
-    ``every_to`` belongs to the run: what an earlier run left there is removed
-    first, as in ``counterexamples/``.  Returns the requests files written."""
+    ``every_to`` belongs to the run: the files an earlier run left there are removed
+    first, as in ``counterexamples/`` (`_files.clean`: other entries are kept, and a
+    symlink is refused, never followed).  Each file is written atomically, never
+    through a symlink.  Returns the requests files written."""
     if every_to is not None:
+        _files.clean(every_to)
         every_to.mkdir(parents=True, exist_ok=True)
-        for old in every_to.iterdir():
-            if old.is_file() and old.name.endswith((REQUESTS, REPLIES)):
-                old.unlink()
         if failing_to is not None and every_to.resolve() == failing_to.resolve():
             failing_to = None   # the same folder: every item's are there already
+    if failing_to is not None:
+        _files.refuse_link(failing_to)
     written = []
     for result in results:
         item = result["id"]
@@ -130,7 +133,8 @@ def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | No
             if folder is not None:
                 folder.mkdir(parents=True, exist_ok=True)
                 for suffix in (REQUESTS, REPLIES):
-                    shutil.copyfile(staged / staged_name(item, suffix), folder / name(item, suffix))
+                    _files.replace(folder / name(item, suffix),
+                                   (staged / staged_name(item, suffix)).read_bytes())
                 written.append(folder / name(item, REQUESTS))
     return written
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import re
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
+from conformance import _files
 from conformance.report import _badge, _github, _html, _junit, _markdown, _text
 from conformance.report._schema import InvalidReport, validate_report
 
@@ -71,49 +69,72 @@ def write_reports(
     formats: Iterable[str] = ("json", "md", "junit", "html", "badge"),
     *,
     validate: bool = True,
+    then: Callable[[], object] | None = None,
 ) -> dict[str, Path]:
-    """Validate, render every format, then replace each file atomically.
+    """Validate, render every format, then replace each file atomically, report.json last.
 
     Everything is rendered before anything is written, so a renderer bug
     leaves the previous reports in place rather than a mix of old and new.
-    Returns ``{format: path written}``.
+    When report.json is among the formats, the old one is removed first and the
+    new one written last, after the other formats and ``then`` (the CLI writes
+    the counterexamples and transcripts there): a report.json is only ever next to
+    the files of its own run.  A write that fails (a full disk, a signal) removes
+    the report files already replaced too, so no set is left looking current, and
+    re-raises.  Returns ``{format: path written}``.
     """
     if validate:
         validate_report(report)
     texts = {fmt: render(report, fmt) for fmt in formats}
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = {}
-    for fmt, text in texts.items():
-        path = out_dir / FILENAMES[fmt]
-        _replace(path, text)
-        written[fmt] = path
-    return written
+    paths = {fmt: out_dir / FILENAMES[fmt] for fmt in texts}
+    for path in paths.values():
+        _files.refuse_link(path)
+    last = paths.get("json")
+    if last is not None and last.exists():
+        last.unlink()   # from here until the new one is written, no set looks current
+    try:
+        for fmt, path in paths.items():
+            if path != last:
+                _replace(path, texts[fmt])
+        if then is not None:
+            then()
+        if last is not None:
+            _replace(last, texts["json"])
+    except BaseException:
+        if last is not None:   # a set: none of it may stay to look current
+            for path in paths.values():
+                if path.is_file() and not path.is_symlink():
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+        raise
+    return paths
 
 
 def safe_filename(item_id: str, suffix: str = ".yaml") -> str:
-    """A file name made from an id that cannot name a folder or leave one.
+    """An item's file name: one-to-one with ids, and unable to name a folder or leave
+    one (`conformance._files.item_filename`).
 
-    ``vision/prop/x`` -> ``vision__prop__x.yaml``; anything but letters,
-    digits, ``.``, ``_`` and ``-`` becomes ``-``, and no name starts with a dot.
+    ``vision/prop/x`` -> ``vision__prop__x.yaml``; anything but letters, digits,
+    ``.``, ``_`` and ``-`` becomes ``-``, and no name starts with a dot.  When the
+    id cannot be read back from the name that way, the name also carries ``~`` and
+    16 hex digits of the id's sha256, so two ids never share a file.
     """
-    name = re.sub(r"[^A-Za-z0-9._-]", "-", item_id.replace("/", "__")).lstrip(".")[:150]
-    return (name or "item") + suffix
+    return _files.item_filename(item_id, suffix)
 
 
 def write_counterexamples(report: dict[str, Any], out_dir: Path) -> list[Path]:
     """Write each failed property's shrunk scenario to ``out_dir/counterexamples/``.
 
-    The folder belongs to the run: files an earlier run left in it are removed
-    first, so a reused ``--out`` never shows a counterexample this run did not
-    find.  Returns the paths written.  The names come from property ids via
-    `safe_filename`, and each path is checked to stay inside the folder.
+    The folder belongs to the run: the files an earlier run left in it (names
+    `safe_filename` makes) are removed first, so a reused ``--out`` never shows a
+    counterexample this run did not find; anything else there is left as it was
+    (`conformance._files.others` names it).  A symlinked folder, or a symlink
+    with such a name in it, is refused (`conformance._files.UnsafePath`) rather
+    than followed.  Returns the paths written.
     """
     folder = Path(out_dir) / "counterexamples"
-    if folder.is_dir():
-        for old in folder.iterdir():
-            if old.is_file() or old.is_symlink():
-                old.unlink()
+    _files.clean(folder)
     written = []
     for result in report["results"]:
         if not result.get("counterexample"):
@@ -124,7 +145,7 @@ def write_counterexamples(report: dict[str, Any], out_dir: Path) -> list[Path]:
             raise ValueError(f"refusing to write {path}: outside {folder}")
         _replace(path, result["counterexample"])
         written.append(path)
-    if folder.is_dir() and not any(folder.iterdir()):
+    if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
         folder.rmdir()
     return written
 
@@ -139,18 +160,7 @@ def left_behind(out_dir: Path) -> list[Path]:
 
 def _replace(path: Path, text: str) -> None:
     """Write a sibling temp file, fsync it, then os.replace it over ``path``."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports are meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    _files.replace(path, text)
 
 
 def rule_table(report_or_rules: dict[str, Any] | list[dict[str, Any]],

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from test_report_samples import failing, sample_report
+from test_report_samples import failing, partial_report, sample_report
 
 from conformance import report as reports
 from conformance.report import FILENAMES, render, rule_table, write_reports
@@ -37,6 +37,7 @@ def test_an_old_report_is_replaced_whole(tmp_path: Path) -> None:
     old = tmp_path / "report.json"
     old.write_text("x" * 1_000_000)
     before = old.stat().st_ino
+    os.link(old, tmp_path / "kept")   # so the old file's inode cannot be reused
     write_reports(sample_report(), tmp_path, formats=("json",))
     assert json.loads(old.read_text("utf-8")) == sample_report()  # no tail of the old file
     assert old.stat().st_ino != before  # a new file renamed over it, not rewritten in place
@@ -157,3 +158,47 @@ def test_the_cli_names_what_it_left_in_a_reused_out(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "not written by this run (left as it was): notes.txt" in printed
     assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_file_names_are_one_to_one_with_ids() -> None:
+    from conformance.report import safe_filename
+
+    assert safe_filename("vision/qa-269/x") == "vision__qa-269__x.yaml"   # docs/cli.md's example
+    long = "vision/prop/" + "x" * 200
+    clashing = [("a/b", "a__b"), ("a b", "a-b"), ("a_/b", "a/_b"), (long, long + "y"),
+                ("", "item"), (".x", "x"), ("é", "-")]
+    for one, other in clashing:
+        assert safe_filename(one) != safe_filename(other), (one, other)
+    names = [safe_filename(i, s) for i in ("a/b", "a__b") for s in (".yaml", ".requests.jsonl")]
+    assert len(set(names)) == 4
+    assert all(len(safe_filename(i)) <= 200 for i in (long, long + "y"))
+
+
+def test_a_failed_write_leaves_no_set_looking_current(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_reports(sample_report(), tmp_path)   # the previous run's set
+    real, calls = reports._replace, []
+
+    def full(path: Path, text: str) -> None:
+        calls.append(path.name)
+        if len(calls) == 3:
+            raise OSError("disk full")
+        real(path, text)
+
+    monkeypatch.setattr(reports, "_replace", full)
+    with pytest.raises(OSError, match="disk full"):
+        write_reports(partial_report(), tmp_path)
+    assert "report.json" not in calls   # report.json comes last: it says the set is whole
+    assert list(tmp_path.iterdir()) == [], "an old or half-new set would look current"
+
+
+def test_report_json_is_written_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real, calls = reports._replace, []
+
+    def noted(path: Path, text: str) -> None:
+        calls.append(path.name)
+        real(path, text)
+
+    monkeypatch.setattr(reports, "_replace", noted)
+    write_reports(sample_report(), tmp_path)
+    assert calls[-1] == "report.json" and len(calls) == 5
