@@ -16,6 +16,7 @@ import json
 import perturbed
 import pytest
 from commands import conformance_child, conformance_in_process
+from toy import ToyEngine, WrongEngine, write_catalogue
 
 from conformance._discovery import properties_for, ruleset_names
 from conformance._errors import ExitCode
@@ -85,3 +86,138 @@ def test_certify_as_a_process_exits_1_with_every_property_failing_in_its_report(
     assert statuses(report) == {p.id: "fail" for p in properties_for(ruleset)}
     assert report["summary"]["fail"] == len(properties_for(ruleset))
     assert (tmp_path / "report.md").is_file()
+
+
+# -- the runner's own guard: whatever raises after a violation, the violation stays ---------
+
+def _toy_runner(tmp_path, engine, prop):
+    from conformance._catalogue import load_catalogue
+    from conformance._loading import InProcessEngine
+    from conformance._runner import Runner
+    from conformance._settings import get_profile
+    from conformance._transcript import TranscriptSink
+
+    catalogue = load_catalogue(write_catalogue(tmp_path / "cases"))
+    (tmp_path / "staged").mkdir()
+    runner = Runner(catalogue, InProcessEngine(lambda: engine, "python:x:y"), "python:x:y",
+                    get_profile("quick"), properties=[prop],
+                    transcripts=TranscriptSink(tmp_path / "staged"))
+    runner.handshake()
+    return runner
+
+
+def _adds(*, note=None):
+    """toy's adding property, calling ``note`` (a pack's Hypothesis-only call) first."""
+    from hypothesis import strategies as st
+
+    from conformance.ruleset import Violation, invariant, run_accepted
+
+    @invariant("toy/prop/add", rules=["toy/R-1"],
+               scenarios=st.builds(lambda n, k: {"setup": {"start": n},
+                                                 "steps": [{"do": {"add": k}}]},
+                                   st.integers(0, 50), st.integers(1, 9)))
+    def adds(play, scenario):
+        """Adding K to N gives N + K."""
+        if note is not None:
+            note()
+        trace = run_accepted(play, scenario)
+        want = scenario["setup"]["start"] + scenario["steps"][0]["do"]["add"]
+        if trace.final["players"]["p1"]["count"] != want:
+            raise Violation(f"count is {trace.final['players']['p1']['count']}, not {want}",
+                            expect={0: {"players": {"p1": {"count": want}}}})
+    return adds
+
+
+def test_a_pack_calling_hypothesis_outside_a_test_keeps_its_failure(tmp_path):
+    """A pack of another distribution that calls hypothesis.event() unguarded: the
+    transcript's re-play raises, the item still fails with its violation."""
+    import hypothesis
+
+    runner = _toy_runner(tmp_path, WrongEngine(), _adds(note=lambda: hypothesis.event("x")))
+    result = runner.run_item(runner.properties()[0])
+    assert result.status == "fail"
+    assert result.message.startswith("count is ")
+    assert "re-playing the scenario raised InvalidArgument" in result.message
+    assert "toy/counterexample/prop-add" in result.counterexample
+
+
+def test_a_counterexample_that_cannot_be_built_keeps_the_failure(tmp_path, monkeypatch):
+    from conformance import _runner
+
+    def broken(*args, **kwargs):
+        raise KeyError("setup")
+    monkeypatch.setattr(_runner, "counterexample_yaml", broken)
+    runner = _toy_runner(tmp_path, WrongEngine(), _adds())
+    result = runner.run_item(runner.properties()[0])
+    assert result.status == "fail"
+    assert result.message.startswith("count is ")
+    assert "no counterexample case: building it raised KeyError" in result.message
+
+
+class _WrongOnce(ToyEngine):
+    """Wrong in its first game only: what a non-deterministic engine looks like."""
+
+    games = 0
+
+    def amount(self, k):
+        _WrongOnce.games += 1
+        return k + 1 if _WrongOnce.games == 1 else k
+
+
+def test_a_failure_the_engine_does_not_repeat_is_still_a_failure(tmp_path):
+    runner = _toy_runner(tmp_path, _WrongOnce(), _adds())
+    result = runner.run_item(runner.properties()[0])
+    assert result.status == "fail"
+    assert "not deterministic" in result.message
+    assert result.counterexample
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_item_the_suite_cannot_run_is_that_items_error_in_a_written_report(
+        tmp_path, monkeypatch, jobs):
+    """A bug that raises out of one item (here: running one case) is that item's error,
+    with its traceback; the others run, the report is written (also from --jobs workers)."""
+    from conformance import Report
+    from conformance._certify import RunConfig, certify
+    from conformance._runner import Runner
+    from conformance._settings import get_profile
+    from conformance._transcript import TranscriptSink
+
+    real = Runner.run_case
+
+    def run_case(self, case):
+        if case.id == "toy/add/two-plus-three":
+            raise RuntimeError("a bug of the suite")
+        return real(self, case)
+    monkeypatch.setattr(Runner, "run_case", run_case)
+    (tmp_path / "staged").mkdir()
+    config = RunConfig(engine_spec="python:toy:ToyEngine", profile=get_profile("quick"),
+                       cases_root=write_catalogue(tmp_path / "cases"), jobs=jobs,
+                       transcripts=TranscriptSink(tmp_path / "staged"))
+    Report(certify(config)).write(tmp_path / "out")
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    found = {r["id"]: r for r in report["results"]}
+    assert report["complete"] is True
+    assert found["toy/add/two-plus-three"]["status"] == "error"
+    assert found["toy/add/two-plus-three"]["message"] == (
+        "the suite could not run this item: RuntimeError: a bug of the suite")
+    assert "RuntimeError: a bug of the suite" in found["toy/add/two-plus-three"]["stderr"]
+    assert found["toy/negative/rejected"]["status"] == "pass"
+
+
+def test_a_mutant_whose_run_raises_is_its_rows_error(tmp_path, monkeypatch):
+    from conformance import _loading, _mutation
+    from conformance._settings import get_profile
+    from conformance._suite import Suite
+
+    def connect(spec, mutant=None, **kwargs):
+        raise RuntimeError(f"cannot start {mutant}")
+    monkeypatch.setattr(_loading, "connect", connect)
+    suite = Suite.load(write_catalogue(tmp_path / "cases"), None)
+    mutants = [{"name": n, "ruleset": "toy", "rules": ["toy/R-1"], "description": "-"}
+               for n in ("m1", "m2")]
+    rows = _mutation.run_mutants(suite, None, get_profile("quick"), mutants=mutants,
+                                 engine_spec="python:toy:ToyEngine")["mutants"]
+    assert [(r["name"], r["killed"], r["error"]) for r in rows] == [
+        ("m1", False, "the mutant's run raised RuntimeError: cannot start m1"),
+        ("m2", False, "the mutant's run raised RuntimeError: cannot start m2")]
