@@ -15,8 +15,10 @@ The effects, each a bug a real engine could have:
 - ``events``: no step reports any event;
 - ``state``: every number ``observe()`` reports is one more than it is.
 
-`EFFECTS` lists them; `BREAKS` says which one breaks each property of the
-installed packs (tests/harness/test_failing_engines.py checks every one).
+`EFFECTS` lists them (tests/harness/test_failing_engines.py checks that every
+property of the installed packs fails under one).  ``Perturbed(None, mutant)`` is
+one of the reference engine's mutants behind the same wrapper, misreporting nothing:
+a bug of the rules themselves, in an engine the suite cannot tell from any other.
 """
 
 from __future__ import annotations
@@ -50,21 +52,21 @@ def _plus_one(value: Any) -> Any:
 class Perturbed:
     """The reference engine's rules, misreported as ``effect`` says in half the games."""
 
-    def __init__(self, effect: str) -> None:
-        if effect not in EFFECTS:
+    def __init__(self, effect: str | None, mutant: str | None = None) -> None:
+        if effect is not None and effect not in EFFECTS:
             raise ValueError(f"unknown effect {effect!r}; one of {EFFECTS}")
         self.effect = effect
-        self._base = reference_engine.create_engine()
+        self._base = reference_engine.create_engine(mutant)
         self._wrong = False
 
     def hello(self) -> dict[str, Any]:
         info = self._base.hello()
-        return {"name": f"perturbed-{self.effect}", "version": "1.0",
+        return {"name": f"perturbed-{self.effect or 'none'}", "version": "1.0",
                 "rulesets": info["rulesets"], "capabilities": {}}
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         self._base.start(ruleset, setup)
-        self._wrong = _misreports(setup)
+        self._wrong = self.effect is not None and _misreports(setup)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         if self._wrong and self.effect == "reject":
