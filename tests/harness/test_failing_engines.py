@@ -79,6 +79,18 @@ def test_every_property_fails_on_an_engine_that_breaks_it(tmp_path, ruleset):
     assert all(failed[i] for i in exhaustive)   # the exhaustive walk's path fails too
 
 
+def test_jobs_workers_report_the_same_failures(tmp_path):
+    """--jobs 2: the re-plays happen in forked workers; the report is the same."""
+    one = certify_properties(conformance_in_process, "zatch", "accept", tmp_path / "one")
+    ran = conformance_in_process(
+        "certify", "--engine", "python:perturbed:accept", "--ruleset", "zatch", "--select",
+        "zatch/prop/*", "--profile", "quick", "--jobs", "2", "--out", tmp_path / "two")
+    assert ran.returncode == ExitCode.FAILURES, ran.stderr
+    two = json.loads((tmp_path / "two" / "report.json").read_text(encoding="utf-8"))
+    assert statuses(two) == statuses(one)
+    assert "fail" in statuses(two).values()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_certify_as_a_process_exits_1_with_every_property_failing_in_its_report(tmp_path,
