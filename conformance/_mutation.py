@@ -89,7 +89,19 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
 def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
                 options: dict[str, Any], all_kills: bool) -> dict[str, Any]:
     """The mutant's row: the items tagged with its rules, run until nothing is left
-    that could change the row (see the module docstring)."""
+    that could change the row (see the module docstring).  Whatever this mutant's run
+    raises (an interrupt apart) is its row's ``error``, never the end of the others'."""
+    try:
+        return _mutant_row(mutant, suite=suite, profile=profile, spec=spec, options=options,
+                           all_kills=all_kills)
+    except Exception as exc:
+        return {"name": mutant["name"], "ruleset": mutant["ruleset"], "rules": mutant["rules"],
+                "killed": False, "killed_by": [], "killed_for": [], "certified": False,
+                "error": f"the mutant's run raised {type(exc).__name__}: {exc}"}
+
+
+def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
+                options: dict[str, Any], all_kills: bool) -> dict[str, Any]:
     engine = _loading.connect(spec, mutant["name"], timeout=profile.timeout, **options)
     runner = Runner(suite.catalogue, engine, spec, profile,
                     Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),

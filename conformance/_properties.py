@@ -14,7 +14,9 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from hypothesis import event
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 from hypothesis.strategies import SearchStrategy
 
 from conformance._engine import Connection, Unsupported
@@ -124,6 +126,16 @@ class Play:
     def close(self) -> None:
         if self._reference is not None:
             self._reference.engine.close()
+
+
+def record_features(features: Iterable[str]) -> None:
+    """Count the vocabulary features an example reached, as Hypothesis events (the
+    generator-coverage counts, ``--hypothesis-show-statistics``).  A no-op outside a
+    Hypothesis test: the runner plays a failing scenario once more, alone, for its
+    transcript, and that play must judge the engine exactly as the sampled one did."""
+    if currently_in_test_context():
+        for feature in sorted(features):
+            event(feature)
 
 
 def short(action: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ import os
 import shlex
 import threading
 import time
+import traceback
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -223,7 +224,10 @@ class Runner:
         log = self.engine.transcript if self.transcripts is not None else None
         if log is not None:
             log.begin()
-        result = self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+        try:
+            result = self.run_case(item) if isinstance(item, Case) else self.run_property(item)
+        except Exception as exc:   # a bug of the harness or a pack: this item's, not the run's
+            result = self._crashed(item, exc)
         if log is not None and self.transcripts is not None:
             self.transcripts.keep(result, log.end())
         timed_out = result.status == "error" and result.message.startswith("EngineTimeout")
@@ -241,6 +245,18 @@ class Runner:
                                           self._cwd, 0 if kind == "case" else self.profile.seed),
                       basis=basis(item.rules, self.catalogue.rules, item.compares_reference),
                       **fields)
+
+    def _crashed(self, item: Case | Property, exc: Exception) -> Result:
+        """The *error* of an item whose running raised what no engine fault is (a bug of
+        the suite or of a pack's property code), with the traceback as its stderr."""
+        message = f"the suite could not run this item: {type(exc).__name__}: {exc}"
+        stderr = traceback.format_exc()[-STDERR_KEEP:]
+        try:
+            return self._result(item, status="error", message=message, stderr=stderr)
+        except Exception:   # describing the item is what failed: the bare result
+            return Result(id=item.id, kind="case" if isinstance(item, Case) else "property",
+                          ruleset=item.ruleset, rules=list(item.rules), status="error",
+                          message=message, stderr=stderr)
 
     def not_run(self, item: Case | Property, message: str) -> Result:
         return self._result(item, status="error", message=message)
@@ -360,6 +376,12 @@ class Runner:
         except Exception as exc:  # EngineFault, or Hypothesis' Flaky after one
             if faults:
                 return done(**_stopped(faults[0]))
+            if failing:   # the engine broke the rule once, then not on the re-run (Flaky)
+                scenario, violation = failing[-1]
+                return done(**self._violated(
+                    prop, play, scenario, violation,
+                    f"{violation.message} (the engine did not repeat this on the same "
+                    f"scenario: it is not deterministic; {type(exc).__name__})"))
             return done(status="error",
                         message=f"property could not run: {type(exc).__name__}: {exc}")
         supported, generated = tally["supported"], tally["generated"]
@@ -402,17 +424,32 @@ class Runner:
         """A failed property's fields: the violation and its counterexample case.
 
         With transcripts on, the counterexample is played once more, alone, so its
-        transcript is that one scenario rather than every example tried."""
+        transcript is that one scenario rather than every example tried.
+        The violation is the result whatever happens after it: the re-play or the
+        counterexample raising (a bug of the pack's code, an engine that breaks
+        differently the second time) only adds a line to the message.
+        """
         log = self.engine.transcript if self.transcripts is not None else None
         if log is not None:
             log.restart()
             actions = play.actions   # the report counts the examples' actions, not this
-            with contextlib.suppress(Violation, Unsupported, EngineFault):
+            try:
                 prop.check(play, scenario)
+            except (Violation, Unsupported, EngineFault):
+                pass
+            except Exception as exc:  # NothingSupported is a BaseException: not caught
+                message += (f" [its transcript is incomplete: re-playing the scenario raised "
+                            f"{type(exc).__name__}: {exc}]")
             play.actions = actions
-        rule = self.catalogue.rules.get(prop.rules[0])
-        return {"status": "fail", "message": message, "mismatches": violation.mismatches,
-                "counterexample": counterexample_yaml(prop, scenario, violation, rule)}
+        fields: dict[str, Any] = {"status": "fail", "message": message,
+                                  "mismatches": violation.mismatches}
+        try:
+            rule = self.catalogue.rules.get(prop.rules[0]) if prop.rules else None
+            fields["counterexample"] = counterexample_yaml(prop, scenario, violation, rule)
+        except Exception as exc:
+            fields["message"] += (f" [no counterexample case: building it raised "
+                                  f"{type(exc).__name__}: {exc}]")
+        return fields
 
 
 def _location(item: Case | Property, cwd: str, step: int | None = None) -> str:

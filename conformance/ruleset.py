@@ -4,7 +4,9 @@ A pack (``conformance.rulesets.<name>`` or a package of its own, see
 docs/rulesets/README.md) declares ``PROPERTIES``, a list of `Property` made
 with `invariant`.  Each property's check drives the engine under test through
 `Play`, reads the `Trace`, and raises `Violation` when the rule is broken;
-`run_accepted` runs a scenario whose every step must be accepted.
+`run_accepted` runs a scenario whose every step must be accepted; `record_features`
+counts the vocabulary an example reached (the one way a pack records Hypothesis
+events: property code also runs outside a Hypothesis test).
 """
 
 from conformance._properties import (
@@ -14,9 +16,10 @@ from conformance._properties import (
     Trace,
     Violation,
     invariant,
+    record_features,
     run_accepted,
     short,
 )
 
-__all__ = ["Play", "Property", "Scenario", "Trace", "Violation", "invariant", "run_accepted",
-           "short"]
+__all__ = ["Play", "Property", "Scenario", "Trace", "Violation", "invariant", "record_features",
+           "run_accepted", "short"]

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import event
-from hypothesis.control import currently_in_test_context
-
-from conformance._properties import Play, Scenario, Trace, short
+from conformance._properties import Play, Scenario, Trace, record_features, short
 from conformance._properties import run_accepted as _run_accepted
 from conformance.rulesets.vision.features import features
 
@@ -18,9 +15,7 @@ __all__ = ["card_in_setup", "events", "note_features", "resolve_effect", "run_ac
 def note_features(scenario: Scenario) -> None:
     """Record the vocabulary features ``scenario`` uses as Hypothesis events (shown by
     ``--hypothesis-show-statistics``); a no-op outside a Hypothesis test."""
-    if currently_in_test_context():
-        for feature in sorted(features(scenario)):
-            event(feature)
+    record_features(features(scenario))
 
 
 def run_accepted(play: Play, scenario: Scenario) -> Trace:

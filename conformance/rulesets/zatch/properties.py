@@ -12,9 +12,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hypothesis import event
-
-from conformance.ruleset import Play, Trace, Violation, invariant
+from conformance.ruleset import Play, Trace, Violation, invariant, record_features
 from conformance.rulesets.zatch import expected as ex
 from conformance.rulesets.zatch import strategies as gen
 
@@ -26,8 +24,7 @@ State = dict[str, Any]
 
 def note(scenario: gen.Scenario) -> None:
     """Record the vocabulary this example reached (the generator-coverage counts)."""
-    for feature in sorted(gen.features(scenario)):
-        event(feature)
+    record_features(gen.features(scenario))
 
 
 def short(step: dict[str, Any]) -> str:
