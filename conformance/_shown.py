@@ -32,12 +32,20 @@ def _escape(match: re.Match[str]) -> str:
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
+def escaped(text: str, keep: str = "") -> str:
+    """Every character `shown` escapes, but those in ``keep`` (a format with an escape of
+    its own for them: a GitHub annotation's ``%0A``), and ``##[`` broken."""
+    def escape(match: re.Match[str]) -> str:
+        return match.group() if match.group() in keep else _escape(match)
+    return _UNSAFE.sub(escape, text).replace("##[", "#\\x23[")
+
+
 def shown(text: object, limit: int = LIMIT) -> str:
     r"""``text`` on one line, safe to print: every control character written as a
     visible escape (``\n``, ``\x1b``), a leading ``::`` and any ``##[`` broken
     (``\x3a:``, ``#\x23[``) so that no workflow command can start, and cut to
     ``limit`` characters with a marker saying how many more there were."""
-    line = _UNSAFE.sub(_escape, str(text)).replace("##[", "#\\x23[")
+    line = escaped(str(text))
     body = line.lstrip()
     if body.startswith("::"):
         line = line[: len(line) - len(body)] + "\\x3a" + body[1:]
