@@ -88,7 +88,10 @@ class _Conformance:
                                 strict_readings=config.getoption("--conformance-strict-readings"),
                                 allow_no_verdict=config.getoption("--conformance-allow-no-verdict"))
         known = self.run.known_failures
-        self.known = KnownFailures.read(known) if known else None
+        try:   # unreadable, or over its caps: a usage error, as on the command line
+            self.known = KnownFailures.read(known) if known else None
+        except ConformanceError as exc:
+            raise pytest.UsageError(str(exc)) from None
         self.report_dir = config.getoption("--conformance-report")
         self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
         self.runner: Runner | None = None   # started with the collection
