@@ -45,7 +45,10 @@ def shown(text: object, limit: int = LIMIT) -> str:
     visible escape (``\n``, ``\x1b``), a leading ``::`` and any ``##[`` broken
     (``\x3a:``, ``#\x23[``) so that no workflow command can start, and cut to
     ``limit`` characters with a marker saying how many more there were."""
-    line = escaped(str(text))
+    try:
+        line = escaped(str(text))
+    except Exception:   # an engine's or pack's exception whose __str__ raises too
+        line = f"(a {type(text).__name__} that cannot be shown)"
     body = line.lstrip()
     if body.startswith("::"):
         line = line[: len(line) - len(body)] + "\\x3a" + body[1:]

@@ -104,3 +104,10 @@ def test_shown_is_bounded_with_a_marker():
 
 def test_escaped_keeps_what_the_format_escapes_itself():
     assert escaped("a\nb\r\x1b##[", keep="\n\r") == "a\nb\r\\x1b#\\x23["
+
+
+def test_shown_survives_an_exception_whose_str_raises():
+    class Hostile(Exception):
+        def __str__(self):
+            raise SystemError("no")
+    assert shown(Hostile()) == "(a Hostile that cannot be shown)"
