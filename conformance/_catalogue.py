@@ -526,6 +526,10 @@ def _parse(path: Path, limit: int, digest: Any) -> tuple[bytes, dict[str, Any], 
     digest.update(path.name.encode() + b"\0" + raw)
     try:
         data, lines = _yaml.parse(text)
+    except _yaml.DuplicateKeyError as exc:
+        raise fail(f"{exc.problem} (the first is at line {exc.first_line})",
+                   "keep one of them: YAML would keep the last and drop the first "
+                   "without a word", _mark_line(exc)) from None
     except yaml.constructor.ConstructorError as exc:
         raise fail(f"YAML tag not allowed: {exc.problem}", "remove the tag; cases are plain "
                    "data (safe loading never builds objects)", _mark_line(exc)) from None

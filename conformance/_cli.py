@@ -32,6 +32,7 @@ from conformance._progress import Progress, slowest_lines
 from conformance._report import Report
 from conformance._select import features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
+from conformance._shown import shown, shown_lines
 from conformance._transcript import TranscriptSink, place, replay_hint
 from conformance._verdict import counts, filters_applied, group, skip_kinds, skip_reasons
 
@@ -636,7 +637,7 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
     verdict = report["verdict"]
     handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
     for problem in handshake:
-        print(f"\nENGINE NOT CERTIFIED: {problem['message']}")
+        print(f"\nENGINE NOT CERTIFIED: {shown(problem['message'], 2000)}")
     # an engine that never started: one cause, not one error per item
     attention = {} if handshake else needs_attention(report)
     attention.pop("Unexpected passes", None)  # listed among the problems, with the fix
@@ -656,21 +657,21 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         print(f"\ndiffers from the reference engine ({len(found)} item(s); "
               "information, not a verdict):")
         for r in found:
-            print(f"  {r['id']}: {r['message'][:200]}")
+            print(f"  {r['id']}: {shown(r['message'], 200)}")
             for m in r["mismatches"][:10]:
-                print(f"    {m['path']}: reference {_json(m['expected'])}, "
+                print(f"    {shown(m['path'], 200)}: reference {_json(m['expected'])}, "
                       f"engine {_json(m['observed'])}")
     reasons = skip_reasons(report["results"])
     if reasons:
         print(f"\nskipped, by reason (top {min(len(reasons), TOP_SKIP_REASONS)} "
               f"of {len(reasons)}):")
         for reason, ids in reasons[:TOP_SKIP_REASONS]:
-            print(f"  {len(ids):4}  {reason[:160]}")
+            print(f"  {len(ids):4}  {shown(reason, 160)}")
         print("skipped, by kind: " + ", ".join(
             f"{n} {kind}" for kind, n in skip_kinds(report["results"])))
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
-            print(f"\n{problem['kind']}: {problem['message']}")
+            print(f"\n{problem['kind']}: {shown(problem['message'], 2000)}")
     if durations is not None:
         print("", *slowest_lines(report["results"], durations), sep="\n")
     mutation = report["mutation"]
@@ -684,7 +685,8 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
           f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
           f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
-    print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): {verdict['message']}")
+    print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): "
+          f"{shown(verdict['message'], 2000)}")
     line = coverage_line(report)
     if line:
         print(f"coverage: {line}")
@@ -701,7 +703,7 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
             _print_result(same[0])
             continue
         first = same[0]
-        print(f"\nERROR: {len(same)} items: {message[:300]}")
+        print(f"\nERROR: {len(same)} items: {shown(message, 300)}")
         print(f"  first: {first['id']}" + (f" (defined at {first['location']})"
                                           if first["location"] else ""))
         others = ", ".join(r["id"] for r in same[1:6])
@@ -713,20 +715,21 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
 def _print_result(r: dict[str, Any]) -> None:
     print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
     if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
-        print(f"  {r['message']}")
+        print(f"  {shown(r['message'], 2000)}")
     if r["location"]:
         print(f"  defined at {r['location']}")
     expected = "reference" if r["basis"] == "reference" else "expected"
     for m in r["mismatches"][:10]:
-        print(f"  {m['path']}: {expected} {_json(m['expected'])}"
-              f"\n  {' ' * len(m['path'])}  observed {_json(m['observed'])}")
+        path = shown(m["path"], 200)
+        print(f"  {path}: {expected} {_json(m['expected'])}"
+              f"\n  {' ' * len(path)}  observed {_json(m['observed'])}")
     if len(r["mismatches"]) > 10:
         print(f"  ... and {len(r['mismatches']) - 10} more in report.json")
     _print_stderr(r["stderr"], "engine stderr (last lines)")
     if r["counterexample"]:
         print("  counterexample (YAML case):")
         for line in r["counterexample"].splitlines()[:80]:
-            print(f"    {line}")
+            print(f"    {shown(line, 500)}")
     print(f"  rerun: {r['rerun']}")
 
 
@@ -734,12 +737,13 @@ def _print_stderr(stderr: str, title: str) -> None:
     """The last lines of an item's engine stderr, if it wrote any."""
     if stderr:
         print(f"  {title}:")
-        for line in stderr.strip().splitlines()[-5:]:
-            print(f"    {line[:200]}")
+        for line in shown_lines(stderr, 5, 200):
+            print(f"    | {line}")
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)[:200]
+    """An engine's value as JSON, on one line and safe to print."""
+    return shown(json.dumps(value, ensure_ascii=False), 200)
 
 
 # -- validate / rules / schema ----------------------------------------------------
@@ -969,14 +973,16 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     check_rulesets(args.cases, args.ruleset)
     if not args.run:
         for m in list_mutants(args.ruleset, args.engine):
-            print(f"{m['name']:32} {', '.join(m['rules'])}\n{'':32} {m['description']}")
+            print(f"{shown(m['name'], 100):32} {shown(', '.join(m['rules']), 300)}\n"
+                  f"{'':32} {shown(m['description'], 500)}")
         return ExitCode.OK
     from conformance._suite import Suite
 
     def show(row: dict[str, Any]) -> None:
         mark = ("SURVIVED" if not row["killed"] else
                 "killed" if row["certified"] else "killed (not by a seed item)")
-        print(f"{row['name']:32} {mark:27} {', '.join(row['killed_by'][:3])}", file=sys.stderr)
+        print(f"{shown(row['name'], 100):32} {mark:27} {', '.join(row['killed_by'][:3])}",
+              file=sys.stderr)
 
     result = run_mutants(Suite.load(args.cases, args.ruleset), args.ruleset,
                          get_profile(args.profile), on_mutant=show, jobs=args.jobs,
@@ -986,11 +992,11 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
           f"{len(result['mutants'])} mutants killed; {result['certified_score']:.2%} caught by "
           "the certification (killed by a seed-basis item)")
     for m in survivors:
-        print(f"SURVIVED: {m['name']} (breaks {', '.join(m['rules'])})")
+        print(f"SURVIVED: {shown(m['name'], 100)} (breaks {shown(', '.join(m['rules']), 300)})")
     broken = [m for m in result["mutants"] if "error" in m]
     if broken and len(broken) == len(result["mutants"]):
         print(f"conformance: none of the {len(broken)} mutants could start (the first: "
-              f"{broken[0]['name']}: {broken[0]['error']})", file=sys.stderr)
+              f"{shown(broken[0]['name'], 100)}: {shown(broken[0]['error'])})", file=sys.stderr)
         return ExitCode.ENGINE_ERRORS
     return ExitCode.FAILURES if survivors else ExitCode.OK
 

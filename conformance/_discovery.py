@@ -22,13 +22,15 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from conformance._errors import UsageError
+from conformance._shown import shown
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -40,6 +42,7 @@ REFERENCE_ENGINES_GROUP = "card_conformance.reference_engines"
 ENGINES_GROUP = "card_conformance.engines"
 VOCABULARY = "vocabulary.json"
 HOW_TO = "docs/rulesets/README.md, 'A ruleset in its own distribution'"
+T = TypeVar("T")
 
 
 class PackError(UsageError):
@@ -66,8 +69,8 @@ def _entry_points(group: str) -> dict[str, EntryPoint]:
 
 def _origin(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
-    where = f" (distribution {dist.name})" if dist is not None else ""
-    return f"'{ep.name} = {ep.value}'{where}"
+    where = f" (distribution {shown(dist.name, 100)})" if dist is not None else ""
+    return f"'{shown(ep.name, 100)} = {shown(ep.value, 200)}'{where}"
 
 
 def engine_names() -> list[str]:
@@ -97,12 +100,43 @@ def unknown_ruleset(name: str) -> str:
             f"the entry-point group {RULESETS_GROUP!r}; see {HOW_TO})")
 
 
+def _raised(exc: BaseException) -> str:
+    """What a pack raised, on one line and safe to print: the pack's text is not ours."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({shown(repr(exc.code), 80)})"
+    try:
+        text = str(exc)
+    except Exception:   # a __str__ that raises too
+        text = "(its message cannot be read)"
+    return f"raised {type(exc).__name__}" + (f": {shown(text, 300)}" if text else "")
+
+
+def _guarded(call: Callable[[], T], problem: str, fix: str,
+             error: Callable[[str, str], PackError]) -> T:
+    """``call()``, the pack's code, where anything it raises (SystemExit too: a pack's
+    ``sys.exit(0)`` must not end the run green) is a `PackError` naming the pack.
+    Only KeyboardInterrupt passes: that is the user stopping the run."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise error(f"{problem}: it {_raised(exc)}", fix) from None
+
+
 def _import(module_name: str, error: Callable[[str, str], PackError]) -> ModuleType:
     try:
         return importlib.import_module(module_name)
     except ImportError as exc:
-        raise error(f"cannot be imported ({type(exc).__name__}: {exc})",
-                    "install the pack's distribution with its dependencies") from exc
+        raise error(f"cannot be imported ({type(exc).__name__}: {shown(exc, 300)})",
+                    "install the pack's distribution with its dependencies") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise error(f"cannot be imported: importing {module_name} {_raised(exc)}",
+                    f"make `import {module_name}` succeed (run `python -c 'import "
+                    f"{module_name}'` for its traceback); a pack must not exit or raise "
+                    "while it is imported") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,8 +163,20 @@ class RulesetPack:
 
     def cases(self) -> Path:
         """The pack's catalogue folder: ``CASES`` if the module says, else ``cases/`` beside it."""
-        where = getattr(self.module(), "CASES", None)
-        folder = Path(where) if where is not None else self.folder / "cases"
+        module = self.module()
+        where = _guarded(lambda: getattr(module, "CASES", None), "cannot be read (CASES)",
+                         "define CASES as a plain str or pathlib.Path", self.error)
+        if where is not None and not isinstance(where, (str, os.PathLike)):
+            raise self.error(f"sets CASES to a {type(where).__name__}, not a folder path",
+                             "set CASES to the folder of rules.yaml and the case files "
+                             "(a str or pathlib.Path), or leave it out to use cases/ "
+                             "beside the module")
+        try:
+            folder = Path(where) if where is not None else self.folder / "cases"
+        except TypeError as exc:   # an os.PathLike whose __fspath__ gives no str
+            raise self.error(f"sets CASES to {shown(repr(where), 80)}, not a folder path "
+                             f"({shown(exc, 200)})",
+                             "set CASES to a str or pathlib.Path") from None
         if not folder.is_dir():
             raise self.error(
                 f"has no catalogue folder (looked for {folder})",
@@ -139,13 +185,23 @@ class RulesetPack:
         return folder
 
     def properties(self) -> list[Property]:
+        from conformance._properties import Property
+
         module = self.module()
-        if not hasattr(module, "PROPERTIES"):
-            raise self.error(
-                "declares no PROPERTIES",
-                "define PROPERTIES in the module, a list of properties made with "
-                "conformance.ruleset.invariant (an empty list if the pack has none yet)")
-        return list(module.PROPERTIES)
+        fix = ("define PROPERTIES in the module, a list of properties made with "
+               "conformance.ruleset.invariant (an empty list if the pack has none yet)")
+        declared = _guarded(lambda: getattr(module, "PROPERTIES", None),
+                            "cannot be read (PROPERTIES)", fix, self.error)
+        if declared is None:
+            raise self.error("declares no PROPERTIES", fix)
+        if not isinstance(declared, (list, tuple)):
+            raise self.error(f"sets PROPERTIES to a {type(declared).__name__}, not a list",
+                             fix)
+        wrong = [i for i, p in enumerate(declared) if not isinstance(p, Property)]
+        if wrong:
+            raise self.error(f"has PROPERTIES[{wrong[0]}], a "
+                             f"{type(declared[wrong[0]]).__name__}, not a property", fix)
+        return list(declared)
 
     def error(self, problem: str, fix: str) -> PackError:
         return PackError(f"ruleset pack {self.name!r} (entry point {self.entry_point} in "
@@ -163,10 +219,16 @@ def find_ruleset(name: str) -> RulesetPack | None:
         raise PackError(f"{where} names an attribute; name the pack's module "
                         f"('{name} = package.module'; see {HOW_TO})")
     why = ""
-    try:
+    try:   # imports the packages above the module: the pack's code runs
         spec = importlib.util.find_spec(ep.module)
     except (ImportError, ValueError) as exc:
-        spec, why = None, f" ({type(exc).__name__}: {exc})"
+        spec, why = None, f" ({type(exc).__name__}: {shown(exc, 300)})"
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise PackError(f"{where} names module {ep.module!r}, and finding it "
+                        f"{_raised(exc)}; make `import {ep.module}` succeed: a pack must "
+                        f"not exit or raise while it is imported (see {HOW_TO})") from None
     if spec is None or (spec.origin is None and not spec.submodule_search_locations):
         raise PackError(f"{where} names module {ep.module!r}, which is not installed{why}; "
                         f"reinstall the pack's distribution (see {HOW_TO})")
@@ -188,14 +250,15 @@ def reference_engine_pack(name: str) -> ModuleType:
                          f"{REFERENCE_ENGINES_GROUP!r}) {problem}; fix: {fix} (see {HOW_TO})")
 
     module = _import(ep.module, error)
-    missing = [attr for attr in ("RULESET", "MUTANTS", "new_game") if not hasattr(module, attr)]
+    needs = ("define RULESET (the ruleset name), MUTANTS (a list of "
+             "reference_engine.Mutant) and new_game(setup, mutant)")
+    missing = _guarded(lambda: [a for a in ("RULESET", "MUTANTS", "new_game")
+                                if not hasattr(module, a)], "cannot be read", needs, error)
     if missing:
-        raise error(f"lacks {', '.join(missing)}",
-                    "define RULESET (the ruleset name), MUTANTS (a list of "
-                    "reference_engine.Mutant) and new_game(setup, mutant)")
-    declared: Any = module.RULESET
-    if declared != name:
-        raise error(f"says RULESET = {declared!r}",
+        raise error(f"lacks {', '.join(missing)}", needs)
+    declared: Any = _guarded(lambda: module.RULESET, "cannot be read (RULESET)", needs, error)
+    if not isinstance(declared, str) or declared != name:
+        raise error(f"says RULESET = {shown(repr(declared), 80)}",
                     f"register it under its own ruleset name ('{declared} = {ep.module}')")
     return module
 

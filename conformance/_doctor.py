@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conformance import _shown
 from conformance._catalogue import load_catalogue
 from conformance._discovery import ruleset_names
 from conformance._engine import (
@@ -172,11 +173,11 @@ def _round_trip(doctor: Doctor, engine: Engine, ruleset: str, cases_root: Path |
 def report(doctor: Doctor) -> str:
     """The checklist as printed."""
     lines = [f"conformance doctor: {doctor.spec}"]
-    for check in doctor.checks:
-        lines.append(f"  {check.mark} {check.what}")
+    for check in doctor.checks:   # the engine's words are in all three: shown safely
+        lines.append(f"  {check.mark} {_shown.shown(check.what, 2000)}")
         if check.fix:
-            lines.append(f"      fix: {check.fix}")
-        lines += [f"      | {line[:200]}" for line in check.detail.splitlines()]
+            lines.append(f"      fix: {_shown.shown(check.fix, 2000)}")
+        lines += [f"      | {line}" for line in _shown.shown_lines(check.detail, 60, 200)]
     problems = doctor.problems
     lines.append(f"{problems} problem(s): fix them, then run doctor again" if problems else
                  f"no problems: certify it (conformance certify --engine "

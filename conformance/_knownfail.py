@@ -49,6 +49,20 @@ class Pin:
         return [f"#! catalogue {self.catalogue}", f"#! suite {self.suite}"]
 
 
+#: The largest known-failures file read, and the most patterns it may list: a real
+#: list is a few lines per broken rule (the whole catalogue is a few hundred items).
+MAX_BYTES = 1024 * 1024
+MAX_ENTRIES = 10_000
+#: Lines matching nothing warned about one by one; more are one summarised warning.
+UNMATCHED_SHOWN = 5
+
+
+def _quoted(pattern: str, limit: int = 120) -> str:
+    """A pattern as the warnings show it: quoted, escaped (repr) and bounded."""
+    text = repr(pattern)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _some(ids: list[str], shown: int = 8) -> str:
     more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
     return ", ".join(ids[:shown]) + more
@@ -68,7 +82,14 @@ class KnownFailures:
     @classmethod
     def read(cls, path: str | Path) -> KnownFailures:
         try:
-            text = Path(path).read_text("utf-8")
+            with open(path, "rb") as file:   # never more than the cap, whatever the file is
+                data = file.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise UsageError(
+                    f"known-failures file {path} is over the {MAX_BYTES}-byte limit; it lists "
+                    "failing ids, a few per broken rule: write it with `conformance failures "
+                    "report.json`")
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read known-failures file {path}: {exc}") from exc
         patterns: dict[str, int] = {}
@@ -88,6 +109,10 @@ class KnownFailures:
                 digests[pattern] = entry["digest"]
             if entry["note"]:
                 notes[pattern] = entry["note"].strip()
+        if len(patterns) > MAX_ENTRIES:
+            raise UsageError(f"known-failures file {path} lists {len(patterns)} patterns, over "
+                             f"the limit of {MAX_ENTRIES}; list failing ids (or globs such as "
+                             "'vision/qa-269/*'), as `conformance failures report.json` does")
         pinned = {"catalogue", "suite"} <= set(directives)
         pin = Pin(directives["catalogue"], directives["suite"], digests) if pinned else None
         return cls(str(path), patterns, pin, notes)
@@ -146,8 +171,22 @@ class KnownFailures:
                 if result.status == "pass":
                     messages.append(f"{result.id} is listed in {self.path} as a known failure "
                                     "but passed: remove it from the list")
-        messages += [f"{self.path}:{line}: {pattern!r} matches no case or property id"
-                     for pattern, line in self.patterns.items() if not _matches_any(pattern, ids)]
+        unmatched = [(line, pattern) for pattern, line in self.patterns.items()
+                     if not _matches_any(pattern, ids)]
+        if len(unmatched) <= UNMATCHED_SHOWN:
+            messages += [f"{self.path}:{line}: {_quoted(pattern)} matches no case or property id"
+                         for line, pattern in unmatched]
+        else:   # one warning, not a screenful: the file is for another catalogue, or garbled
+            messages.append(
+                f"{self.path}: {len(unmatched)} lines match no case or property id: "
+                + _some([f"line {line} {_quoted(p, 40)}" for line, p in unmatched],
+                        UNMATCHED_SHOWN))
+        if len(ids) > 1:   # a glob that expects every failure: the run could never fail
+            messages += [f"{self.path}:{line}: {_quoted(pattern)} matches every item "
+                         f"({len(ids)}), so every failure is expected and no failure can "
+                         "fail the run; list the failing ids instead"
+                         for pattern, line in self.patterns.items()
+                         if all(fnmatch.fnmatchcase(i, pattern) for i in ids)]
         return [{"kind": "known-failures", "message": m} for m in messages]
 
 

@@ -29,6 +29,7 @@ from conformance._engine import (
 )
 from conformance._errors import UsageError, did_you_mean
 from conformance._protocol import json_copy
+from conformance._shown import shown
 
 SPEC_HELP = ("use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
              "or 'cmd:<command line>'")
@@ -111,7 +112,16 @@ def _import_factory(target: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise UsageError(f"cannot import {module_name!r}: {exc}; is it installed?") from exc
+        raise UsageError(f"cannot import {module_name!r}: {shown(exc, 300)}; "
+                         "is it installed?") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:   # SystemExit too: its sys.exit(0) must not end the run green
+        what = (f"called sys.exit({shown(repr(exc.code), 80)})" if isinstance(exc, SystemExit)
+                else f"raised {type(exc).__name__}: {shown(exc, 300)}")
+        raise UsageError(f"importing {module_name!r} {what}; make `import {module_name}` "
+                         "succeed: an engine's module must not exit or raise while it is "
+                         "imported") from None
     try:
         return getattr(module, attr)
     except AttributeError:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance._shown import shown, shown_lines
+
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr  # what Node.repr_failure returns; not public
 
@@ -86,7 +88,10 @@ class _Conformance:
                                 strict_readings=config.getoption("--conformance-strict-readings"),
                                 allow_no_verdict=config.getoption("--conformance-allow-no-verdict"))
         known = self.run.known_failures
-        self.known = KnownFailures.read(known) if known else None
+        try:   # unreadable, or over its caps: a usage error, as on the command line
+            self.known = KnownFailures.read(known) if known else None
+        except ConformanceError as exc:
+            raise pytest.UsageError(str(exc)) from None
         self.report_dir = config.getoption("--conformance-report")
         self.is_worker = hasattr(config, "workerinput")  # a pytest-xdist worker
         self.runner: Runner | None = None   # started with the collection
@@ -122,7 +127,8 @@ class _Conformance:
         terminal = config.pluginmanager.get_plugin("terminalreporter")
         if self.runner.handshake_error and terminal is not None:  # the cause, before any item
             terminal.write_line(f"ENGINE NOT CERTIFIED: the engine could not start: "
-                                f"{self.runner.handshake_error}", red=True, bold=True)
+                                f"{shown(self.runner.handshake_error, 2000)}",
+                                red=True, bold=True)
         collector = _Catalogue.from_parent(session, name="conformance")
         targets: list[Case | Property] = [*self.catalogue.cases, *self.suite.properties]
         if self.is_worker:  # the report keeps catalogue order whatever the run order
@@ -208,12 +214,13 @@ class _Conformance:
         tr.section("conformance")
         handshake = handshake_problem(self.report)
         if handshake:
-            tr.write_line(f"ENGINE NOT CERTIFIED: {handshake}", red=True, bold=True)
+            tr.write_line(f"ENGINE NOT CERTIFIED: {shown(handshake, 2000)}", red=True, bold=True)
         for reason, ids in skip_reasons(self.report["results"])[:5]:
-            tr.write_line(f"skipped {len(ids):4}: {reason[:160]}")
+            tr.write_line(f"skipped {len(ids):4}: {shown(reason, 160)}")
         for r in differences(self.report):
-            tr.write_line(f"differs from the reference engine: {r['id']}: {r['message'][:160]}")
-        tr.write_line(f"verdict: {verdict_line(self.report)}")
+            tr.write_line(f"differs from the reference engine: {r['id']}: "
+                          f"{shown(r['message'], 160)}")
+        tr.write_line(f"verdict: {shown(verdict_line(self.report), 4000)}")
 
 
 def spread(cases: list[Any], properties: list[Any]) -> list[Any]:
@@ -262,13 +269,13 @@ class _ConformanceItem(pytest.Item):
         result = runner.run_item(self.target)
         self.result = result  # the report carries it to whoever builds the report
         if result.status == "skip":
-            pytest.skip(result.message)
+            pytest.skip(shown(result.message))
         if result.status in ("fail", "error"):
             if not counts(result.basis, self.state.run.strict_readings) \
                     and not runner.handshake_error:
                 what = ("differs from the reference engine" if result.basis == "reference"
                         else "differs from the catalogue's reading")
-                pytest.xfail(f"{what} (information, not a verdict): {result.message}")
+                pytest.xfail(f"{what} (information, not a verdict): {shown(result.message)}")
             raise ConformanceFailure(_describe(result))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
@@ -285,13 +292,15 @@ class _ConformanceItem(pytest.Item):
 def _describe(result: Result) -> str:
     lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
     if not result.mismatches:  # otherwise the message is the first mismatch, listed below
-        lines.append(result.message)
+        lines.append(shown(result.message, 2000))
     if result.location:
         lines.append(f"defined at {result.location}")
     for m in result.mismatches:
-        lines.append(f"  {m.path}:\n    expected {m.expected!r}\n    observed {m.observed!r}")
-    if result.stderr:
-        lines.append("engine stderr (tail):\n" + result.stderr[-2000:])
+        lines.append(f"  {shown(m.path, 200)}:\n    expected {shown(repr(m.expected), 2000)}"
+                     f"\n    observed {shown(repr(m.observed), 2000)}")
+    if result.stderr:   # the engine's lines, each made safe to print
+        lines.append("engine stderr (tail):\n" + "\n".join(
+            f"| {line}" for line in shown_lines(result.stderr, 30, 200)))
     if result.counterexample:
         lines.append("counterexample:\n" + result.counterexample)
     lines.append(f"rerun: {result.rerun}")

@@ -13,6 +13,7 @@ import time
 from typing import Any, TextIO
 
 from conformance._results import Result
+from conformance._shown import shown
 
 BAR = 24
 
@@ -55,7 +56,7 @@ class Progress:
         self.finished += 1
         total = self.plan.get("items", 0)
         where = f"  [{self.finished}/{total}]" if total else ""
-        print(f"{result.status.upper():5}  {result.id}  {result.duration:.2f}s{where}",
+        print(f"{result.status.upper():5}  {shown(result.id, 200)}  {result.duration:.2f}s{where}",
               file=self.stream, flush=True)
 
     def mutant(self, row: dict[str, Any]) -> None:

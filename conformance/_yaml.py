@@ -2,6 +2,10 @@
 
 * Safe loading only, and no anchors or aliases: cases are plain data, and
   aliases only make "billion laughs" documents and shared mutable structure.
+* No key twice in one mapping: plain PyYAML keeps the last and drops the
+  first without a word (a second ``expect:`` erases the first's checks), so
+  a duplicate is a `DuplicateKeyError` at the second key's line.  Keys are
+  compared as loaded (``1`` and ``0x1`` are one key), as the dict would.
 * libyaml parses when PyYAML has it; any problem is re-read by the
   pure-Python loader, so the error a catalogue author reads is the same
   either way.
@@ -39,8 +43,40 @@ class Lines:
         return best
 
 
-class _PlainLoader(yaml.SafeLoader):
-    """The pure-Python safe loader, refusing aliases where they are."""
+class DuplicateKeyError(yaml.constructor.ConstructorError):
+    """A mapping has the same key twice; ``problem_mark`` is the second, ``context_mark``
+    the first."""
+
+    def __init__(self, key: Any, first: yaml.Mark, second: yaml.Mark) -> None:
+        named = repr(key) if len(repr(key)) <= 80 else repr(key)[:80] + "…"
+        super().__init__(f"while reading a mapping (its first {named} is at line "
+                         f"{first.line + 1})", first, f"duplicate key {named}", second)
+        self.named = named
+        self.key = key
+        self.first_line = first.line + 1
+
+
+class _UniqueKeys(yaml.constructor.SafeConstructor):
+    """A safe constructor that refuses a mapping key met twice (merge keys ``<<``,
+    which may repeat what they merge, aside)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Mark] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node.start_mark)
+            except TypeError:
+                continue   # unhashable: SafeConstructor says so, at its line
+            if first is not key_node.start_mark:
+                raise DuplicateKeyError(key, first, key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+class _PlainLoader(yaml.SafeLoader, _UniqueKeys):
+    """The pure-Python safe loader, refusing aliases and duplicate keys where they are."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
@@ -49,8 +85,16 @@ class _PlainLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-#: libyaml's parser when PyYAML was built with it (several times faster), else None.
-_FastLoader: Any = getattr(yaml, "CSafeLoader", None)
+def _fast_loader() -> Any:
+    """libyaml's parser (several times faster) with the same constructor, when PyYAML
+    was built with it; else None."""
+    base = getattr(yaml, "CSafeLoader", None)
+    if base is None:
+        return None
+    return type("_FastLoader", (base, _UniqueKeys), {})
+
+
+_FastLoader: Any = _fast_loader()
 
 
 def parse(text: str) -> tuple[Any, Lines]:

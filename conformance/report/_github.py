@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from conformance import _shown
 from conformance.report import _text
 
 
@@ -64,8 +65,10 @@ def _file_and_line(location: str) -> tuple[str, str]:
 
 
 def _data(text: str) -> str:
-    """The message part of a workflow command: %, CR and LF escaped."""
-    return _text.clean(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message part of a workflow command: bounded, and %, CR and LF escaped (GitHub's
+    rules), so that the engine's words stay inside this one line."""
+    return (_shown.escaped(_text.bound(text, _text.DETAIL_LIMIT), keep="\r\n")
+            .replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _property(text: str) -> str:

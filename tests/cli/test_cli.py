@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -167,3 +168,20 @@ def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
     assert [r["status"] for r in report["results"]] == ["fail", "fail"]
     time.sleep(0.5)
     assert _processes_mentioning(marker) == [], "the engine outlived the harness"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("code", "says"), [
+    ("import sys\nsys.exit(0)", "called sys.exit(0)"),
+    ("raise RuntimeError('no\\n::error::forged')", "raised RuntimeError: no\\n::error::forged"),
+])
+def test_a_python_engine_module_that_exits_at_import_is_exit_4(tmp_path, cases, code, says):
+    """An engine's sys.exit(0) while it is imported once ended certify with exit 0 and no
+    output: a green run that ran nothing."""
+    (tmp_path / "exits_engine.py").write_text(code + "\ndef create(): pass\n", "utf-8")
+    run = subprocess.run([sys.executable, "-m", "conformance", "certify", "--engine",
+                          "python:exits_engine:create", "--cases", str(cases), "-q"],
+                         capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=300)
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert "importing 'exits_engine'" in run.stderr and says in run.stderr
+    assert "Traceback" not in run.stderr

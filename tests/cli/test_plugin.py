@@ -199,3 +199,13 @@ def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
                                 "--conformance-cases", str(root))
     result.assert_outcomes(passed=3)   # the two toy cases and test_outside
+
+
+def test_an_oversized_known_failures_file_is_a_usage_error(pytester):
+    known = pytester.path / "known.txt"
+    known.write_bytes(b"# " + b"x" * (1024 * 1024) + b"\n")
+    result = run_pytest(pytester, "python:toy:ToyEngine", "--conformance-known-failures",
+                        str(known))
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*known-failures file*over the 1048576-byte limit*"])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()

@@ -65,6 +65,24 @@ def test_duplicate_case_id_names_both_files(tmp_path):
     assert len(catalogue.cases) == 2  # the first one is kept
 
 
+def test_a_duplicate_key_is_an_error_at_its_line_not_a_dropped_expectation(tmp_path):
+    """Two ``expect:`` in one step: YAML would keep the second and drop the first's checks."""
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/twice") + (
+        "    expect:\n      players: {p1: {count: 5}}\n")
+    errors, catalogue = errors_for(tmp_path, "twice.yaml", text)
+    assert len(errors) == 1, errors
+    assert "twice.yaml:12" in errors[0] and "duplicate key 'expect'" in errors[0]
+    assert "first is at line 9" in errors[0] and "fix:" in errors[0]
+    assert "toy/add/twice" not in [c.id for c in catalogue.cases]
+
+
+@pytest.mark.parametrize("text", ["id: toy/x\nid: toy/y\n", "a: {1: x, 0x1: y}\n",
+                                  "a:\n  - {b: 1, b: 2}\n"])
+def test_keys_equal_once_loaded_are_duplicates_too(tmp_path, text):
+    errors, _ = errors_for(tmp_path, "dup.yaml", text)
+    assert len(errors) == 1 and "duplicate key" in errors[0], errors
+
+
 def test_python_object_tag_is_rejected_not_constructed(tmp_path):
     text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
         "setup: {start: 2}", "setup: !!python/object/apply:os.system ['echo pwned']")

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,85 @@ def test_a_reference_engine_pack_without_new_game_is_a_clear_usage_error(site, e
     assert "Traceback" not in run.stderr
     assert "reference-engine pack 'toy'" in run.stderr and "lacks new_game" in run.stderr
     assert "card_conformance.reference_engines" in run.stderr and "fix:" in run.stderr
+
+
+#: Pack code that breaks at import or in what it declares, and what the message says.
+HOSTILE_PACKS = {
+    "sys.exit(0)": ("import sys\nsys.exit(0)", "called sys.exit(0)"),
+    "SystemExit('bye')": ("raise SystemExit('bye')", "called sys.exit('bye')"),
+    "GeneratorExit": ("raise GeneratorExit", "raised GeneratorExit"),
+    "ValueError with a forged line": ("raise ValueError('no\\n::error::forged\\x1b[2K')",
+                                      "raised ValueError: no\\n::error::forged\\x1b[2K"),
+    "CASES = 42": ("CASES = 42", "sets CASES to a int, not a folder path"),
+    "CASES = a list": ("CASES = ['cases']", "sets CASES to a list, not a folder path"),
+    "PROPERTIES = 3": ("PROPERTIES = 3", "sets PROPERTIES to a int, not a list"),
+    "PROPERTIES = [1]": ("PROPERTIES = [adds_add, 1]", "has PROPERTIES[1], a int, not a property"),
+    "PROPERTIES raises": ("def __getattr__(name):\n    if name == 'PROPERTIES':\n"
+                          "        raise SystemExit(0)\n    raise AttributeError(name)\n"
+                          "del PROPERTIES",
+                          "cannot be read (PROPERTIES): it called sys.exit(0)"),
+}
+
+
+def _hostile(site: Path, code: str) -> None:
+    init = site / "toy_rules" / "__init__.py"
+    init.write_text(init.read_text("utf-8") + "\n" + code + "\n", "utf-8")
+
+
+def _refused(run: subprocess.CompletedProcess[str], says: str) -> None:
+    """Exit 4, the pack and entry point named, the pack's words escaped: never a green run."""
+    assert run.returncode == ExitCode.USAGE, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    assert "ruleset pack 'toy'" in run.stderr and "'toy = toy_rules'" in run.stderr
+    assert "card_conformance.rulesets" in run.stderr and "fix:" in run.stderr
+    assert says in run.stderr, run.stderr
+    lines = (run.stdout + run.stderr).splitlines()
+    assert not [line for line in lines if line.lstrip().startswith("::")]
+    assert "\x1b" not in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE_PACKS))
+def test_a_pack_that_exits_raises_or_declares_garbage_is_exit_4(site, elsewhere, hostile):
+    code, says = HOSTILE_PACKS[hostile]
+    _hostile(site, code)
+    run = conformance(site, "certify", "--engine", "reference", "--ruleset", "toy",
+                      cwd=elsewhere)
+    _refused(run, says)
+
+
+@pytest.mark.parametrize("command", [["validate"], ["rules"], ["certify", "--list"],
+                                     ["run", "--engine", "reference", "--select", "toy/*"]])
+def test_a_pack_calling_sys_exit_0_never_makes_a_command_exit_0(site, elsewhere, command):
+    _hostile(site, "import sys\nsys.exit(0)")
+    _refused(conformance(site, *command, cwd=elsewhere), "called sys.exit(0)")
+
+
+def test_a_pack_whose_package_exits_while_it_is_found_is_exit_4(site, elsewhere):
+    """The entry point names a module inside a package: finding it runs the package."""
+    _hostile(site, "import sys\nsys.exit(0)")
+    (site / "toy_rules" / "inner.py").write_text("", "utf-8")
+    points = site / "card_conformance_toy-0.1.dist-info" / "entry_points.txt"
+    points.write_text(points.read_text("utf-8").replace("toy = toy_rules\n",
+                                                        "toy = toy_rules.inner\n"), "utf-8")
+    run = conformance(site, "validate", cwd=elsewhere)
+    assert run.returncode == ExitCode.USAGE, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    assert "'toy = toy_rules.inner'" in run.stderr and "called sys.exit(0)" in run.stderr
+
+
+def test_a_reference_engine_pack_that_exits_at_import_is_exit_4(site, elsewhere):
+    init = site / "toy_reference" / "__init__.py"
+    init.write_text(init.read_text("utf-8") + "\nimport sys\nsys.exit(0)\n", "utf-8")
+    run = conformance(site, "mutants", cwd=elsewhere)
+    assert run.returncode == ExitCode.USAGE, run.stdout + run.stderr
+    assert "reference-engine pack 'toy'" in run.stderr and "called sys.exit(0)" in run.stderr
+
+
+def test_the_pytest_plugin_refuses_a_pack_that_exits_at_import(site, elsewhere):
+    _hostile(site, "import sys\nsys.exit(0)")
+    env = {**os.environ, "PYTHONPATH": str(site), "CONFORMANCE_CACHE": ""}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                          "--engine", "reference", "--conformance-ruleset", "toy"],
+                         capture_output=True, text=True, env=env, cwd=elsewhere, timeout=300)
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
+    assert "ruleset pack 'toy'" in run.stderr and "called sys.exit(0)" in run.stderr
