@@ -437,9 +437,9 @@ def _cmd_certify(args: argparse.Namespace) -> int:
 def _cmd_merge(args: argparse.Namespace) -> int:
     from conformance._certify import merge_reports
 
+    merged = merge_reports([_read_report(p) for p in args.reports])   # refused: no --out
     _check_out(args.out)
-    return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
-                     args.format)
+    return _conclude(merged, args.out, args.format)
 
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
