@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 from commands import conformance_in_process as conformance
-from toy import write_catalogue
+from toy import counting_catalogue, write_catalogue
 
 from conformance._cli import main
 from conformance._report import Report
+from conformance._runner import shard_of
 from conformance._selfcheck import MAX_DEPTH, recomputed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,3 +188,59 @@ def test_a_schema_error_is_named_with_how_many_more(wrong, tmp_path):
     assert ran.returncode == 4
     assert "is not a report.json this version reads" in ran.stderr
     assert "and 1 more problem(s)" in ran.stderr
+
+
+# -- merge: every shard, each whole -------------------------------------------------------
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("shards")
+    cases = counting_catalogue(base / "cases", 8)
+    for i in (1, 2):
+        main(["certify", "--engine", "python:toy:ToyEngine", "--cases", str(cases), "-q",
+              "--shard", f"{i}/2", "--out", str(base / f"s{i}")])
+    return base / "s1" / "report.json", base / "s2" / "report.json"
+
+
+def test_merge_of_every_shard_is_the_whole_run(shards, tmp_path):
+    ran = conformance("merge", *shards, "--out", tmp_path / "m")
+    assert ran.returncode == 0, ran.stderr
+
+
+def test_merge_of_shard_1_of_2_names_the_missing_shard(shards, tmp_path):
+    ran = conformance("merge", shards[0], "--out", tmp_path / "m")
+    assert ran.returncode == 4
+    assert "shard(s) 2/2 missing (given: 1/2)" in ran.stderr
+    assert not (tmp_path / "m" / "report.json").exists()
+
+
+def test_merge_of_a_shard_missing_an_item_names_it(shards, tmp_path):
+    report = json.loads(shards[1].read_text("utf-8"))
+    gone = report["results"].pop(0)["id"]
+    path = write(tmp_path / "s2.json", recomputed(report))   # consistent with itself
+    ran = conformance("merge", shards[0], path, "--out", tmp_path / "m")
+    assert ran.returncode == 4
+    assert "shard 2/2 ran to the end but lacks 1 item(s) the hash assigns it" in ran.stderr
+    assert repr(gone) in ran.stderr
+
+
+def test_merge_of_a_shard_holding_another_shards_item_names_it(shards, tmp_path):
+    one, two = (json.loads(p.read_text("utf-8")) for p in shards)
+    moved = one["results"].pop(0)
+    two["results"].append(moved)
+    paths = [write(tmp_path / f"s{i}.json", recomputed(r)) for i, r in ((1, one), (2, two))]
+    ran = conformance("merge", *paths, "--out", tmp_path / "m")
+    assert ran.returncode == 4
+    assert f"shard 2/2 holds {moved['id']!r}, which the hash assigns to shard 1/2" \
+        in ran.stderr
+    assert shard_of(moved["id"], 2) == 1
+
+
+def test_merge_refuses_shards_of_different_splits_and_non_shards(shards, wrong, tmp_path):
+    three = json.loads(shards[1].read_text("utf-8"))
+    three["settings"]["shard"] = "2/3"
+    ran = conformance("merge", shards[0], write(tmp_path / "t.json", recomputed(three)),
+                      "--out", tmp_path / "m")
+    assert ran.returncode == 4 and "split the run differently (1/2, 2/3)" in ran.stderr
+    ran = conformance("merge", shards[0], write(tmp_path / "w.json", wrong),
+                      "--out", tmp_path / "m")
+    assert ran.returncode == 4 and "report 2 of 2 is not a shard" in ran.stderr
