@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import hashlib
 import json
 import os
 import shlex
@@ -461,9 +462,14 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     try:
         written = write_reports(report, out)
         examples = write_counterexamples(report, out)
+        # for the CI log: what tells later whether a file is still the one written
+        digests = {path: hashlib.sha256(path.read_bytes()).hexdigest()
+                   for path in written.values()}
     except OSError as exc:
         raise UsageError(f"cannot write the reports to {out}: {exc}") from exc
     print(f"reports written: {', '.join(str(p) for p in written.values())}")
+    for path, digest in digests.items():
+        print(f"sha256 {digest}  {path}")
     for path in examples:
         print(f"counterexample written: {path}")
     ours = transcripts()

@@ -11,7 +11,9 @@ shards, and `certify` prints the sha256 of each file it writes.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -244,3 +246,18 @@ def test_merge_refuses_shards_of_different_splits_and_non_shards(shards, wrong, 
     ran = conformance("merge", shards[0], write(tmp_path / "w.json", wrong),
                       "--out", tmp_path / "m")
     assert ran.returncode == 4 and "report 2 of 2 is not a shard" in ran.stderr
+
+
+# -- certify prints the digest of what it wrote -------------------------------------------
+def test_certify_prints_the_sha256_of_each_report_it_writes(tmp_path):
+    cases = write_catalogue(tmp_path / "cases")
+    out = tmp_path / "out"
+    ran = conformance("certify", "--engine", "python:toy:ToyEngine", "--cases", cases,
+                      "-q", "--out", out)
+    assert ran.returncode == 0, ran.stderr
+    lines = {m[2]: m[1] for m in
+             re.finditer(r"^sha256 ([0-9a-f]{64})  (.+)$", ran.stdout, re.M)}
+    assert set(lines) == {str(out / n) for n in ("report.json", "report.md", "junit.xml",
+                                                 "report.html", "badge.json")}
+    for name, digest in lines.items():
+        assert hashlib.sha256(Path(name).read_bytes()).hexdigest() == digest
