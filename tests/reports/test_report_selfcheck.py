@@ -261,3 +261,37 @@ def test_certify_prints_the_sha256_of_each_report_it_writes(tmp_path):
                                                  "report.html", "badge.json")}
     for name, digest in lines.items():
         assert hashlib.sha256(Path(name).read_bytes()).hexdigest() == digest
+
+
+# -- failures: one exact id per entry -------------------------------------------------------
+@pytest.mark.parametrize("item_id, said", [
+    ("toy/add/x\n*", "control character '\\n'"),
+    ("toy/add/x\r#! catalogue sha256:00", "control character '\\r'"),
+    ("toy/add/x\u2028*", "control character '\\u2028'"),
+    ("toy/add/*", "holds '*'"),
+])
+def test_failures_refuses_an_id_that_is_not_one_exact_entry(item_id, said, wrong, tmp_path):
+    bad = copy.deepcopy(wrong)
+    failing = next(r for r in bad["results"] if r["status"] == "fail")
+    for row in bad["rules"]:
+        for kind in ("cases", "properties"):
+            row[kind] = [item_id if i == failing["id"] else i for i in row[kind]]
+    failing["id"] = item_id
+    ran = conformance("failures", write(tmp_path / "r.json", bad))
+    assert ran.returncode == 4, ran.stdout
+    assert said in ran.stderr and "fix:" in ran.stderr
+    assert ran.stdout == ""
+
+
+def test_a_message_cannot_start_a_line_of_the_known_failures_file(wrong, tmp_path):
+    from conformance._knownfail import KnownFailures
+
+    bad = copy.deepcopy(wrong)
+    for r in bad["results"]:
+        r["message"] = "boom\r*\x85toy/other\u2029#! suite 9"
+    ran = conformance("failures", write(tmp_path / "r.json", bad))
+    assert ran.returncode == 0, ran.stderr
+    listing = tmp_path / "known.txt"
+    listing.write_text(ran.stdout, "utf-8")
+    failing = {r["id"] for r in wrong["results"] if r["status"] == "fail"}
+    assert set(KnownFailures.read(listing).patterns) == failing
