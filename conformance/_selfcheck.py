@@ -141,6 +141,12 @@ def stopped_by_exitfirst(report: dict[str, Any]) -> bool:
 
 def disagreements(report: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
     """Each ``(field, what the report says, what its results give)`` that differ."""
+    seen: set[str] = set()
+    for r in report["results"]:   # one result per item: a second one would hide the first
+        if r["id"] in seen:
+            yield f"results[{r['id']}]", "two results", "one result per item"
+            break
+        seen.add(r["id"])
     again = recomputed(report)
     yield from _differ("verdict", report["verdict"], again["verdict"])
     yield from _differ("summary", report["summary"], again["summary"])

@@ -136,6 +136,17 @@ def test_a_mutation_score_follows_from_its_mutants(wrong, tmp_path):
     assert ran.returncode == 4 and "mutation.score says 1.0, its results give 0.0" in ran.stderr
 
 
+def test_an_item_may_have_one_result(wrong, tmp_path):
+    """diff keeps an id's last result: a passing copy after a failure would hide it."""
+    bad = copy.deepcopy(wrong)
+    failing = next(r for r in bad["results"] if r["status"] == "fail")
+    bad["results"].append({**failing, "status": "pass", "message": "", "mismatches": []})
+    ran = conformance("diff", write(tmp_path / "old.json", wrong),
+                      write(tmp_path / "new.json", recomputed(bad)))
+    assert ran.returncode == 4
+    assert f'results[{failing["id"]}] says "two results"' in ran.stderr
+
+
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.parent.name)
 def test_the_published_reports_agree_with_themselves(path):
     assert Report.read(path).status in ("pass", "fail")
@@ -235,6 +246,11 @@ def test_merge_of_a_shard_holding_another_shards_item_names_it(shards, tmp_path)
     assert f"shard 2/2 holds {moved['id']!r}, which the hash assigns to shard 1/2" \
         in ran.stderr
     assert shard_of(moved["id"], 2) == 1
+
+
+def test_compare_of_a_lone_shard_names_the_missing_one(shards, tmp_path):
+    ran = conformance("compare", shards[1], "--out", tmp_path / "c")
+    assert ran.returncode == 4 and "shard(s) 1/2 missing (given: 2/2)" in ran.stderr
 
 
 def test_merge_refuses_shards_of_different_splits_and_non_shards(shards, wrong, tmp_path):
