@@ -183,6 +183,17 @@ def test_hostile_json_is_exit_4_naming_the_file(text, said, command, tmp_path):
     assert said in ran.stderr and str(path) in ran.stderr
 
 
+def test_last_failed_reads_a_deeply_nested_report_as_no_report(tmp_path):
+    cases = write_catalogue(tmp_path / "cases")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.json").write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+    ran = conformance("certify", "--engine", "python:toy:ToyEngine", "--cases", cases,
+                      "-q", "--out", out, "--last-failed")
+    assert ran.returncode == 0, ran.stderr
+    assert "(nested too deeply); running everything" in ran.stderr
+
+
 def test_a_report_nested_deep_inside_a_value_is_refused(wrong, tmp_path):
     bad = copy.deepcopy(wrong)
     deep: object = 1
