@@ -26,6 +26,7 @@ from conformance._results import Result
 from conformance._runner import Runner, Selection
 from conformance._select import stops_run
 from conformance._settings import Profile, get_profile
+from conformance._shards import check_complete
 from conformance._suite import Suite
 from conformance._transcript import TranscriptSink
 from conformance._verdict import filters_applied, item_counts, rule_status, verdict
@@ -294,6 +295,7 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     """
     if not reports:
         raise UsageError("merge needs at least one report")
+    check_complete(reports)   # every shard, each whole: never a clean pass of part of a run
     first = reports[0]
     for other in reports[1:]:
         for what, get in (("catalogue", lambda r: r["suite"]["catalogue_digest"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import hashlib
 import json
 import os
 import shlex
@@ -524,10 +525,10 @@ def _cmd_certify(args: argparse.Namespace) -> int:
 def _cmd_merge(args: argparse.Namespace) -> int:
     from conformance._certify import merge_reports
 
+    merged = merge_reports([_read_report(p) for p in args.reports])   # refused: no --out
     _check_out(args.out)
     with _locked(args.out):
-        return _conclude(merge_reports([_read_report(p) for p in args.reports]), args.out,
-                         args.format)
+        return _conclude(merged, args.out, args.format)
 
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
@@ -561,6 +562,8 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
             raise UsageError(f"cannot write the reports to {out}: {exc}; no report there is "
                              "current (the earlier ones were removed)") from exc
         print(f"reports written: {', '.join(str(p) for p in written.values())}")
+        for path in written.values():   # for the CI log: is a file later still the one written?
+            print(f"sha256 {hashlib.sha256(path.read_bytes()).hexdigest()}  {path}")
         for path in examples:
             print(f"counterexample written: {path}")
         every_to = ours[0] if ours else None

@@ -19,6 +19,7 @@ import dataclasses
 import fnmatch
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -210,7 +211,39 @@ def failures_list(report: dict[str, Any]) -> str:
     lines = [HEADER, *pin.lines()]
     for r in report["results"]:
         if r["status"] in ("fail", "error") and r["basis"] != "reference":
+            check_id(r["id"])
             what = r["status"] if r["basis"] == "seed" else f"{r['status']}, {r['basis']}"
-            note = f"{what}: {r['message'][:80]}".replace("\n", " ")
+            note = one_line(f"{what}: {r['message'][:80]}")
             lines.append(entry_line(r["id"], entry_digest(r["id"], r["rules"]), note))
     return "\n".join(lines) + "\n"
+
+
+#: What ends a line for `str.splitlines` (so for `KnownFailures.read`), or hides text:
+#: control characters, line and paragraph separators, format characters (bidi overrides).
+_UNSAFE_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
+#: What the file reads as a comment or a glob rather than as part of an exact id.
+_NOT_IN_AN_ID = "#*?["
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that could end the line (or hide text) made a space."""
+    return "".join(" " if unicodedata.category(c) in _UNSAFE_CATEGORIES else c for c in text)
+
+
+def check_id(item_id: str) -> None:
+    """Refuse an id that would be more (or other) than one exact entry of the file: one
+    with a newline or another control character would start lines of its own (a
+    ``*`` entry marking everything known, a ``#!`` pin), one with ``#``, ``*``, ``?``
+    or ``[`` would be read as a comment or a glob."""
+    bad = [c for c in item_id if unicodedata.category(c) in _UNSAFE_CATEGORIES]
+    if bad:
+        raise UsageError(f"refusing to list the id {item_id!r}: it holds the control character "
+                         f"{bad[0]!r}, which would start a line of its own in the known-failures "
+                         "file; fix: no catalogue id holds one (ids are letters, digits, . _ - "
+                         "and /): regenerate the report with `conformance certify --out`")
+    globs = [c for c in item_id if c in _NOT_IN_AN_ID]
+    if globs:
+        raise UsageError(f"refusing to list the id {item_id!r}: it holds {globs[0]!r}, which the "
+                         "known-failures file reads as a comment or a glob, not as part of one "
+                         "id; fix: no catalogue id holds one (ids are letters, digits, . _ - "
+                         "and /): regenerate the report with `conformance certify --out`")

@@ -8,7 +8,6 @@ results as `Result` objects, the rule rows, the mutation score.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -24,21 +23,22 @@ class Report:
 
     @classmethod
     def read(cls, path: str | Path) -> Report:
-        """A report.json, checked against the report schema: a file that cannot be read
-        or is not a report is a `UsageError` in one clear line."""
+        """A report.json, checked against the report schema and against itself
+        (`conformance._selfcheck`): a file that cannot be read, is not a report, or
+        says what its own results do not give is a `UsageError` in one clear line."""
         from conformance._errors import UsageError
+        from conformance._selfcheck import check, load_json
         from conformance.report import InvalidReport, validate_report
 
-        try:
-            data = json.loads(Path(path).read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"cannot read report {path}: {exc}") from exc
+        data = load_json(path)
         try:
             validate_report(data)
         except InvalidReport as exc:
             first = exc.errors[0] if exc.errors else str(exc)
-            raise UsageError(f"{path} is not a report.json this version reads ({first}); "
+            more = f" and {len(exc.errors) - 1} more problem(s)" if len(exc.errors) > 1 else ""
+            raise UsageError(f"{path} is not a report.json this version reads ({first}{more}); "
                              "pass the report.json a `conformance certify --out` wrote") from None
+        check(data, path)
         return cls(data)
 
     @classmethod

@@ -48,6 +48,8 @@ def last_failed(out: Path, known_ids: Sequence[str],
         return everything(f"no previous report in {path}")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return everything(f"cannot read the previous report {path} ({exc})")
+    except RecursionError:   # hostile or broken: nested too deeply for json to read
+        return everything(f"cannot read the previous report {path} (nested too deeply)")
     if not previous:
         return everything(f"nothing failed in {path}")
     known = set(known_ids)
