@@ -160,8 +160,10 @@ class InProcessEngine(Connection):
             return fn(*args, **kwargs)
         except (Unsupported, EngineFault):
             raise
-        except Exception as exc:  # an engine bug is a result, not a harness crash
-            self._engine = None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # an engine bug is a result, not a harness crash;
+            self._engine = None       # SystemExit too: its sys.exit(0) must not end us green
             raise AdapterRaised(f"{type(exc).__name__}: {exc}",
                                 stderr=traceback.format_exc(limit=8)) from exc
 

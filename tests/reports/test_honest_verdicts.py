@@ -309,6 +309,17 @@ def test_one_adapter_bug_is_one_block_named_for_the_exception(tmp_path, capsys):
     assert printed.count("rerun") == 1
 
 
+@pytest.mark.parametrize(("factory", "code"), [("ExitingEngine", 2), ("ExitingHelloEngine", 2)])
+def test_an_in_process_engine_calling_sys_exit_is_an_error_never_a_green(tmp_path, capsys,
+                                                                        factory, code):
+    cases = toy.counting_catalogue(tmp_path / "cases", 3)
+    assert _certify(tmp_path / "out", "--engine", f"python:toy:{factory}", "--cases",
+                    str(cases)) == code
+    assert "SystemExit" in capsys.readouterr().out
+    report = json.loads((tmp_path / "out" / "report.json").read_text("utf-8"))
+    assert {r["status"] for r in report["results"]} == {"error"}
+
+
 def test_diff_warns_when_the_engines_differ(tmp_path, capsys):
     cases = toy.write_catalogue(tmp_path / "cases")
     _certify(tmp_path / "a", "--engine", "python:toy:ToyEngine", "--cases", str(cases))

@@ -128,6 +128,25 @@ class RaisingEngine(ToyEngine):
         raise ZeroDivisionError("engine bug")
 
 
+class ExitingEngine(ToyEngine):
+    """Calls ``sys.exit(0)`` inside act: an in-process engine ending the suite's process
+    green, unless its SystemExit is an error like any other exception."""
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        import sys
+
+        sys.exit(0)
+
+
+class ExitingHelloEngine(ToyEngine):
+    """Calls ``sys.exit(0)`` in its handshake: an engine that never started."""
+
+    def hello(self) -> dict[str, Any]:
+        import sys
+
+        sys.exit(0)
+
+
 class GarbageEngine(ToyEngine):
     """Answers act with something that is not a reply."""
 
