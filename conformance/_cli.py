@@ -944,11 +944,12 @@ def _cmd_gate(args: argparse.Namespace) -> int:
     lines = _gate.summary(report, path)
     print(f"verdict: {_gate.verdict_line(report)}")
     if baseline.exists():
-        with tempfile.TemporaryDirectory() as tmp:
-            diffed = argparse.Namespace(old=args.baseline, new=args.report,
-                                        markdown=Path(tmp) / "diff.md",
-                                        allow_lost_coverage=args.allow_lost_coverage,
-                                        fail_under=args.fail_under)
+        with tempfile.TemporaryDirectory() as tmp:   # `diff`, as its command line has it
+            diffed = _parser().parse_args([
+                "diff", "--markdown", str(Path(tmp) / "diff.md"),
+                *(["--allow-lost-coverage"] if args.allow_lost_coverage else []),
+                *(["--fail-under", str(args.fail_under)] if args.fail_under is not None else []),
+                "--", str(args.baseline), str(args.report)])
             status = _cmd_diff(diffed)
             lines.append(diffed.markdown.read_text("utf-8"))
     else:
@@ -959,7 +960,10 @@ def _cmd_gate(args: argparse.Namespace) -> int:
         status = ExitCode.FAILURES if floor else ExitCode.OK
     text = "\n".join(lines).rstrip("\n") + "\n"
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    for target, mode in ((args.summary, "w"), (Path(step_summary) if step_summary else None, "a")):
+    appended = Path(step_summary) if step_summary else None
+    if appended and args.summary and appended.resolve() == args.summary.resolve():
+        appended = None   # one file named twice: written once
+    for target, mode in ((args.summary, "w"), (appended, "a")):
         if target is None:
             continue
         try:

@@ -70,3 +70,10 @@ def test_the_gate_annotates_each_failing_item_once_under_github_actions(runs, mo
     assert len(errors) == 1 and "title=toy/add/two-plus-three%3A fail" in errors[0], errors
     quiet = conformance("gate", "good", "bad", "--format", "text", cwd=runs)
     assert "::error" not in quiet.stdout
+
+
+def test_a_summary_named_twice_is_written_once(runs, monkeypatch):
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(runs / "summary.md"))
+    done = conformance("gate", "good", "good", "--summary", "summary.md", cwd=runs)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (runs / "summary.md").read_text("utf-8").count("## Conformance:") == 1
