@@ -325,6 +325,22 @@ def _parser() -> argparse.ArgumentParser:
                    help="also exit 1 when NEW has fewer than N percent of the claimed seed "
                         "rules fully checked and passing (as certify --fail-under)")
 
+    p = command("gate", _cmd_gate, "the CI gate: summarize a certification and diff it "
+                                   "against a baseline; exit 1 only on regressions")
+    p.add_argument("baseline", type=Path, help="the last release's report.json (or its folder); "
+                                               "when missing, the gate passes and says how to "
+                                               "commit REPORT as the baseline")
+    p.add_argument("report", type=Path, help="this run's report.json (or its folder)")
+    p.add_argument("--summary", type=Path, metavar="FILE",
+                   help="also write the job summary (Markdown) here; it is always appended "
+                        "to $GITHUB_STEP_SUMMARY when that is set")
+    p.add_argument("--allow-lost-coverage", action="store_true",
+                   help="items that passed and now are skipped or gone are not regressions")
+    p.add_argument("--fail-under", type=_percent, metavar="N",
+                   help="also exit 1 when REPORT has fewer than N percent of the claimed seed "
+                        "rules fully checked and passing (with or without a baseline)")
+    _shared(p, "--format")
+
     p = command("compare", _cmd_compare, "engines side by side: rules as rows, engines as "
                                          "columns, with a pass-rate chart (HTML and Markdown)")
     p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
@@ -902,16 +918,67 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     if lost:
         print(f"{len(lost)} item(s) that passed no longer ran (skipped or gone): lost coverage "
               "is a regression; pass --allow-lost-coverage if it was meant")
-    percent = new["verdict"].get("coverage", {}).get("percent", 0.0)
-    if args.fail_under is not None and percent < args.fail_under:
-        print(f"coverage {percent:g}% of the claimed seed rules checked, below --fail-under "
-              f"{args.fail_under:g}")
-        warnings.append(f"coverage {percent:g}% is below --fail-under {args.fail_under:g}")
+    floor = _below_floor(new, args.fail_under)
+    if floor:
+        warnings.append(floor)
         worse = True
     if args.markdown:
         _write_diff_markdown(args, regressions, groups["lost coverage"], warnings, tally,
                              [("change | item", lines), ("kind | rule", rule_changes)])
     return ExitCode.FAILURES if worse else ExitCode.OK
+
+
+def _below_floor(report: dict[str, Any], fail_under: float | None) -> str:
+    """Under ``--fail-under``: why (printed, and returned for the Markdown); else ""."""
+    percent = report["verdict"].get("coverage", {}).get("percent", 0.0)
+    if fail_under is None or percent >= fail_under:
+        return ""
+    print(f"coverage {percent:g}% of the claimed seed rules checked, below --fail-under "
+          f"{fail_under:g}")
+    return f"coverage {percent:g}% is below --fail-under {fail_under:g}"
+
+
+def _cmd_gate(args: argparse.Namespace) -> int:
+    """docs/ci.md: the run's summary, its annotations, and `diff` against the baseline
+    (or, with none yet, how to commit one: nothing to regress against, exit 0)."""
+    from conformance.report import _gate, _github
+
+    path = _report_path(args.report)
+    report = _read_report(args.report)
+    baseline = _report_path(args.baseline)
+    if _github.wanted(args.format):
+        sys.stdout.write(_github.render(report))
+    lines = _gate.summary(report, path)
+    print(f"verdict: {_gate.verdict_line(report)}")
+    if baseline.exists():
+        with tempfile.TemporaryDirectory() as tmp:   # `diff`, as its command line has it
+            diffed = _parser().parse_args([
+                "diff", "--markdown", str(Path(tmp) / "diff.md"),
+                *(["--allow-lost-coverage"] if args.allow_lost_coverage else []),
+                *(["--fail-under", str(args.fail_under)] if args.fail_under is not None else []),
+                "--", str(args.baseline), str(args.report)])
+            status = _cmd_diff(diffed)
+            lines.append(diffed.markdown.read_text("utf-8"))
+    else:
+        print(_gate.bootstrap_text(baseline, path), end="")
+        floor = _below_floor(report, args.fail_under)
+        lines += [f"> **Warning:** {floor}", ""] if floor else []
+        lines += _gate.bootstrap(baseline, path)
+        status = ExitCode.FAILURES if floor else ExitCode.OK
+    text = "\n".join(lines).rstrip("\n") + "\n"
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    appended = Path(step_summary) if step_summary else None
+    if appended and args.summary and appended.resolve() == args.summary.resolve():
+        appended = None   # one file named twice: written once
+    for target, mode in ((args.summary, "w"), (appended, "a")):
+        if target is None:
+            continue
+        try:
+            with target.open(mode, encoding="utf-8") as stream:
+                stream.write(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write the summary to {target}: {exc}") from None
+    return status
 
 
 def _rule_kind(kind: str) -> str:

@@ -2,15 +2,15 @@
 
 GitHub turns these workflow commands, printed to the log, into annotations on
 the run and, when the file is in the repository, on the pull request's diff
-(docs: "Workflow commands for GitHub Actions").  The job-summary Markdown
-(``conformance diff --markdown``) says what changed; these say where.  Items
+(docs: "Workflow commands for GitHub Actions").  A file is named only when it
+is in the user's repository; never a path of the installed suite.  The job
+summary (``conformance gate``) says what changed; these say where.  Items
 the verdict does not rest on (a differing reading) are warnings; known
 failures are left out, as they do not fail the run.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from pathlib import Path
@@ -52,15 +52,23 @@ def _command(level: str, title: str, message: str, location: str = "") -> str:
 
 
 def _file_and_line(location: str) -> tuple[str, str]:
-    """``cases/vision/x.yaml:12`` -> (that path, relative to here when inside, "12");
-    a property's location is a Python name, not a file: ("", "")."""
+    """``cases/vision/x.yaml:12`` -> (that path relative to the repository, "12").
+
+    The repository is ``$GITHUB_WORKSPACE`` under GitHub Actions, else the working
+    directory; a relative location is read from the working directory.  A case file
+    outside it (the installed suite's, in site-packages) names no file of the user's
+    repository: ("", ""), and the annotation is one of the run, carrying the item id,
+    its rules and the rerun command.  A property's location is a Python name: ("", "").
+    """
     match = re.fullmatch(r"(.+\.ya?ml):(\d+)", location or "")
     if not match:
         return "", ""
-    path = Path(match[1])
-    if path.is_absolute():   # outside the checkout (an installed suite) it stays absolute
-        with contextlib.suppress(ValueError):
-            path = path.resolve().relative_to(Path.cwd().resolve())
+    here = Path.cwd()
+    root = Path(os.environ.get("GITHUB_WORKSPACE") or here)
+    try:
+        path = (here / match[1]).resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return "", ""
     return path.as_posix(), match[2]
 
 

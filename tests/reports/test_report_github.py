@@ -68,3 +68,40 @@ def test_certify_annotates_under_github_actions_or_when_asked(tmp_path, capsys, 
     main([*run, "--format", "text"])
     assert "::error" not in capsys.readouterr().out
     assert cases.is_dir()
+
+
+def test_an_annotation_names_a_file_of_the_repository_or_none(tmp_path, monkeypatch):
+    """A case file outside the working directory (the installed suite's, in
+    site-packages) is named by no annotation: it matches no file of the user's
+    repository.  The annotation is then one of the run: the id, rules and rerun."""
+    repo = tmp_path / "engine-repo"
+    (repo / "sub").mkdir(parents=True)
+    monkeypatch.chdir(repo)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    site = "/usr/lib/python3.12/site-packages/conformance/cases/vision/qa-269.yaml:14"
+    expected = {
+        site: None,
+        f"{tmp_path}/elsewhere/qa-269.yaml:14": None,
+        "../elsewhere/qa-269.yaml:14": None,
+        f"{repo}/my-cases/qa-269.yaml:14": "my-cases/qa-269.yaml",
+        "my-cases/qa-269.yaml:14": "my-cases/qa-269.yaml",
+    }
+    for location, named in expected.items():
+        report = located(sample_report())
+        for r in report["results"]:
+            if r["id"] == "vision/qa-269/x-equals-nodes-paid":
+                r["location"] = location
+        line = next(x for x in github_lines(report) if "x-equals-nodes-paid" in x)
+        assert "site-packages" not in line and str(tmp_path) not in line, line
+        if named is None:
+            assert line.startswith("::error title=vision/qa-269/x-equals-nodes-paid%3A fail "
+                                   "(vision/QA-269)::"), line
+            assert "rerun: conformance run --engine reference" in line
+        else:
+            assert line.startswith(f"::error file={named},line=14,title="), line
+    # under GitHub Actions the repository is $GITHUB_WORKSPACE, a step may run in a subfolder
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(repo))
+    monkeypatch.chdir(repo / "sub")
+    report = located(sample_report())
+    line = next(x for x in github_lines(report) if "x-equals-nodes-paid" in x)
+    assert line.startswith("::error file=sub/cases/vision/qa-269.yaml,line=14,"), line
