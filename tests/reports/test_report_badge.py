@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import cast
 
 import pytest
 from test_report_samples import partial_report, result, rule, sample_report, with_verdict
 
+from conformance._results import Status
 from conformance.report import render
 from conformance.report._badge import badge
 
@@ -35,7 +37,7 @@ def _with_statuses(statuses: list[str]) -> dict:
     # each rule has an item of its status, so a passing rule is fully checked
     report["rules"] = [rule(f"vision/IR-{n}", s, cases=(f"vision/c/{n}",) if s != "uncovered"
                             else ()) for n, s in enumerate(statuses)]
-    report["results"] = [result(f"vision/c/{n}", s, rules=[f"vision/IR-{n}"])
+    report["results"] = [result(f"vision/c/{n}", cast(Status, s), rules=[f"vision/IR-{n}"])
                          for n, s in enumerate(statuses) if s != "uncovered"]
     report["engine"]["rulesets"] = ["vision"]
     return with_verdict(report)
