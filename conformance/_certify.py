@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -333,6 +333,39 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     if synthetic is not None:   # older reports lack it
         items = vocabulary.harness_items(results)
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
+    return _judge(merged, None if coverage is None
+                  else coverage["claimed"] + coverage["claimed_not_run"])
+
+
+def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],
+                  ids: Collection[str]) -> dict[str, Any]:
+    """report.json after ``--last-failed``: every item of the ``previous`` report still
+    in the catalogue (``ids``), those ``rerun`` ran as it found them, the others as the
+    previous report had them, marked ``carried``; rules, summary and verdict judged
+    again over all of them, under the previous run's filters, so the counts and the
+    verdict describe the whole run, not the subset rerun."""
+    fresh = {r["id"]: r for r in rerun["results"]}
+    results = []
+    for r in previous["results"]:
+        if r["id"] in fresh:
+            results.append(fresh.pop(r["id"]))
+        elif r["id"] in ids:
+            results.append({**r, "carried": True})
+    results += fresh.values()   # not in the previous report (none, as it chose them)
+    settings = rerun["settings"]
+    strict = bool(settings["strict_readings"])
+    merged = {
+        **rerun,
+        "settings": {**settings, "filters": previous["settings"]["filters"],
+                     "shard": previous["settings"].get("shard")},
+        "results": results,
+        "rules": _with_status(rerun["rules"], results, strict),
+    }
+    synthetic = merged.get("vocabulary", {}).get("synthetic")
+    if synthetic is not None:
+        items = vocabulary.harness_items(results)
+        merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
+    coverage = rerun["verdict"].get("coverage")
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
 

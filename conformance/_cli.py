@@ -463,7 +463,7 @@ def _locked(out: Path | None) -> Iterator[None]:
 
 # -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
-    from conformance._certify import RunConfig, certify
+    from conformance._certify import RunConfig, carry_forward, certify
     from conformance._runner import Runner, Selection
     from conformance._suite import Suite
 
@@ -486,6 +486,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                           properties=not args.no_properties, cases=not args.no_cases,
                           shard=args.shard)
     suite = None
+    previous: dict[str, Any] | None = None   # --last-failed: the report the rest is carried from
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
@@ -493,6 +494,11 @@ def _cmd_certify(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)
             if chosen is not None:
                 selection.select = chosen
+                try:
+                    previous = _read_report(args.out / "report.json")
+                except ConformanceError as exc:   # read above, but not a report of ours
+                    print(f"--last-failed: the previous report is not carried ({exc}); the "
+                          "new report holds only the items rerun", file=sys.stderr)
         if args.list:
             suite.check_filters(selection)
             # a runner never asked to run: the one place that knows which items, in which order
@@ -530,6 +536,12 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         report = certify(config, on_result=progress, on_start=_announce,
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
         progress.finish()
+        if previous is not None and suite is not None:
+            report = carry_forward(report, previous, set(suite.ids()))
+            carried = sum(bool(r.get("carried")) for r in report["results"])
+            print(f"--last-failed: {carried} item(s) carried from the previous report "
+                  "(\"carried\": true in report.json); the summary and verdict count them all",
+                  file=sys.stderr)
         # after the reports: writing them empties counterexamples/, where transcripts go too
         return _conclude(report, args.out, args.format, args.durations,
                          lambda: _place_transcripts(report, Path(staging), args))
