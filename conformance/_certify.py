@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,9 +111,6 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             mutants = list_mutants(config.selection.rulesets, config.engine_spec)
         except EngineFault as fault:
             unlisted = fault
-    if on_plan is not None:  # how many items each phase has, for progress bars
-        on_plan({"cases": len(runner.cases()), "properties": len(runner.properties()),
-                 "mutants": len(mutants)})
     started = datetime.datetime.now(datetime.UTC)
     began = time.perf_counter()
     results: list[Result] = []
@@ -121,7 +118,10 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     mutation: dict[str, Any] | None = None
     complete = True
     try:
-        runner.handshake()
+        runner.handshake()   # before the plan: items of rulesets it does not claim are deselected
+        if on_plan is not None:  # how many items each phase has, for progress bars
+            on_plan({"cases": len(runner.cases()), "properties": len(runner.properties()),
+                     "mutants": len(mutants)})
         if unlisted is not None and not runner.handshake_error:
             problems.append({"kind": "handshake", "message": "the engine could not start to "
                              f"list its mutants: {type(unlisted).__name__}: {unlisted.message}"})
@@ -168,7 +168,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         problems.append({"kind": "no-verdict", "message": "no case or property was selected"})
     return build_report(suite, config, runner.engine_info, results, problems, complete=complete,
                         started=started, duration=time.perf_counter() - began,
-                        mutation=mutation)
+                        mutation=mutation, deselected=runner.deselected())
 
 
 def unknown_claims(engine_info: dict[str, Any], catalogue: Catalogue) -> list[dict[str, str]]:
@@ -194,11 +194,15 @@ def _connect(config: RunConfig) -> Connection:
 def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
                  results: list[Result], problems: list[dict[str, str]], *, complete: bool,
                  started: datetime.datetime, duration: float,
-                 mutation: dict[str, Any] | None) -> dict[str, Any]:
-    """The report dict of a run's results (in catalogue order) and problems."""
+                 mutation: dict[str, Any] | None,
+                 deselected: dict[str, int] | None = None) -> dict[str, Any]:
+    """The report dict of a run's results (in catalogue order) and problems;
+    ``deselected``: the items not run as the engine does not claim their ruleset, per
+    ruleset (their rules are left out of ``rules`` too)."""
     catalogue, selection = suite.catalogue, config.selection
     as_json = [r.to_json() for r in results]
     claimed = claimed_rulesets(engine_info, catalogue)
+    deselected = deselected or {}
     report = {
         "format": REPORT_FORMAT,
         "complete": complete,
@@ -223,8 +227,11 @@ def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
         "verdict": None,   # _judge's, from what follows
         "summary": None,
         "results": as_json,
-        "rules": rule_rows(catalogue, as_json, selection, mutation,
-                           suite.property_rules(selection), config.strict_readings),
+        "rules": [row for row in rule_rows(catalogue, as_json, selection, mutation,
+                                           suite.property_rules(selection),
+                                           config.strict_readings)
+                  if row["ruleset"] not in deselected],
+        "deselected": deselected,
         "problems": problems,
         "mutation": mutation,
         "vocabulary": vocabulary.report_section(engine_info, claimed, as_json),
@@ -254,6 +261,7 @@ def _judge(report: dict[str, Any], claimed: list[str] | None,
         selected=bool(settings["filters"]["select"]), exitfirst=exitfirst,
         unstarted_mutants=unstarted)
     report["summary"] = item_counts(results, strict, engine_started=not handshake)
+    report["summary"]["deselected"] = sum((report.get("deselected") or {}).values())
     return report
 
 
@@ -330,6 +338,7 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rules": _with_status(first["rules"], results, bool(first["settings"]["strict_readings"])),
         "problems": problems,
         "mutation": next((r["mutation"] for r in reports if r["mutation"]), None),
+        "deselected": _summed(r.get("deselected") or {} for r in reports),
     }
     synthetic = merged.get("vocabulary", {}).get("synthetic")
     if synthetic is not None:   # older reports lack it
@@ -337,6 +346,50 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
+
+
+def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],
+                  ids: Collection[str]) -> dict[str, Any]:
+    """report.json after ``--last-failed``: every item of the ``previous`` report still
+    in the catalogue (``ids``), those ``rerun`` ran as it found them, the others as the
+    previous report had them, marked ``carried``; rules, summary and verdict judged
+    again over all of them, under the previous run's filters, so the counts and the
+    verdict describe the whole run, not the subset rerun."""
+    fresh = {r["id"]: r for r in rerun["results"]}
+    results = []
+    for r in previous["results"]:
+        if r["id"] in fresh:
+            results.append(fresh.pop(r["id"]))
+        elif r["id"] in ids:
+            results.append({**r, "carried": True})
+    results += fresh.values()   # not in the previous report (none, as it chose them)
+    settings = rerun["settings"]
+    strict = bool(settings["strict_readings"])
+    merged = {
+        **rerun,
+        "settings": {**settings, "filters": previous["settings"]["filters"],
+                     "shard": previous["settings"].get("shard")},
+        "results": results,
+        "rules": _with_status([row for row in rerun["rules"]
+                               if row["ruleset"] not in (previous.get("deselected") or {})],
+                              results, strict),
+        "deselected": previous.get("deselected") or {},
+    }
+    synthetic = merged.get("vocabulary", {}).get("synthetic")
+    if synthetic is not None:
+        items = vocabulary.harness_items(results)
+        merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
+    coverage = rerun["verdict"].get("coverage")
+    return _judge(merged, None if coverage is None
+                  else coverage["claimed"] + coverage["claimed_not_run"])
+
+
+def _summed(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for one in counts:
+        for key, n in one.items():
+            out[key] = out.get(key, 0) + n
+    return out
 
 
 def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Selection,

@@ -28,17 +28,25 @@ from conformance._discovery import find_ruleset, properties_for, ruleset_names, 
 from conformance._engine import Connection, EngineFault
 from conformance._errors import ConformanceError, ExitCode, InvalidCatalogue, UsageError
 from conformance._init import LANGUAGES, init
-from conformance._knownfail import failures_list
-from conformance._progress import Progress, slowest_lines
+from conformance._knownfail import KnownFailures, failures_list
+from conformance._progress import Progress, slowest_lines, status_label
 from conformance._report import Report
 from conformance._select import features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
 from conformance._shown import shown, shown_lines
 from conformance._transcript import TranscriptSink, place, replay_hint
-from conformance._verdict import counts, filters_applied, group, skip_kinds, skip_reasons
+from conformance._verdict import (
+    counts,
+    filters_applied,
+    group,
+    skip_kinds,
+    skip_reasons,
+    uncounted,
+)
 
 if TYPE_CHECKING:
     from conformance._properties import Property
+    from conformance._results import Result
 
 #: Skip reasons listed in the terminal; the reports list them all.
 TOP_SKIP_REASONS = 5
@@ -473,7 +481,7 @@ def _locked(out: Path | None) -> Iterator[None]:
 
 # -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
-    from conformance._certify import RunConfig, certify
+    from conformance._certify import RunConfig, carry_forward, certify
     from conformance._runner import Runner, Selection
     from conformance._suite import Suite
 
@@ -496,6 +504,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                           properties=not args.no_properties, cases=not args.no_cases,
                           shard=args.shard)
     suite = None
+    previous: dict[str, Any] | None = None   # --last-failed: the report the rest is carried from
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
@@ -503,6 +512,11 @@ def _cmd_certify(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)
             if chosen is not None:
                 selection.select = chosen
+                try:
+                    previous = _read_report(args.out / "report.json")
+                except ConformanceError as exc:   # read above, but not a report of ours
+                    print(f"--last-failed: the previous report is not carried ({exc}); the "
+                          "new report holds only the items rerun", file=sys.stderr)
         if args.list:
             suite.check_filters(selection)
             # a runner never asked to run: the one place that knows which items, in which order
@@ -525,7 +539,14 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        all_kills=args.all_kills, mutant=args.mutant,
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
-    progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
+    known = KnownFailures.read(args.known_failures) if args.known_failures else None
+
+    def not_counted(result: Result) -> str:   # as the summary counts it
+        return uncounted(result.status, result.basis, args.strict_readings,
+                         known is not None and known.matches(result.id))
+
+    progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose,
+                        uncounted=not_counted)
     with (_locked(args.out), tempfile.TemporaryDirectory(prefix="conformance-") as staging,
           _hypothesis_home(Path(staging))):
         if args.out or args.transcript is not None:
@@ -533,6 +554,12 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         report = certify(config, on_result=progress, on_start=_announce,
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
         progress.finish()
+        if previous is not None and suite is not None:
+            report = carry_forward(report, previous, set(suite.ids()))
+            carried = sum(bool(r.get("carried")) for r in report["results"])
+            print(f"--last-failed: {carried} item(s) carried from the previous report "
+                  "(\"carried\": true in report.json); the summary and verdict count them all",
+                  file=sys.stderr)
         # after the reports: writing them empties counterexamples/, where transcripts go too
         return _conclude(report, args.out, args.format, args.durations,
                          lambda: _place_transcripts(report, Path(staging), args))
@@ -667,8 +694,10 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         if title == "Errors":
             _print_errors(results)
             continue
+        strict = report["settings"]["strict_readings"]
         for r in results:
-            _print_result(r)
+            _print_result(r, "" if title == "Failures" else uncounted(r["status"], r["basis"],
+                                                                       strict))
     if handshake and report["results"]:
         print(f"\nevery item ({len(report['results'])}) is an error: the engine never ran")
     found = differences(report)
@@ -731,8 +760,9 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
         print(f"  rerun the first: {first['rerun']}")
 
 
-def _print_result(r: dict[str, Any]) -> None:
-    print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
+def _print_result(r: dict[str, Any], why: str = "") -> None:
+    """One failure or error; ``why`` says why it does not count (`uncounted`)."""
+    print(f"\n{status_label(r['status'], why)}: {r['id']}  [rules: {', '.join(r['rules'])}]")
     if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
         print(f"  {shown(r['message'], 2000)}")
     if r["location"]:

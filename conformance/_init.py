@@ -2,9 +2,10 @@
 
 The skeletons are package data (``conformance/templates/``), so the one the
 docs point at is the one a wheel ships.  Each certifies as written: it claims
-the chosen rulesets and maps nothing, so every item is skipped with a reason
-and the verdict is an honest "no verdict" (exit 5; ``--allow-no-verdict``
-while you start out), never a pass.
+the chosen rulesets (``init --ruleset NAME``, repeatable; the others' items are
+deselected, not run), declares the latest vocabulary version of each, and maps
+nothing, so every item is skipped with a reason and the verdict is an honest
+"no verdict" (exit 5; ``--allow-no-verdict`` while you start out), never a pass.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import dataclasses
 import json
 import re
 import shlex
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
+from conformance import vocabulary
 from conformance._errors import UsageError
 
 
@@ -36,6 +39,8 @@ LANGUAGES = {
 
 #: The one line of each template that names the claimed rulesets.
 _RULESETS_LINE = re.compile(r"^((?:const )?RULESETS = )\[[^\]]*\]", re.MULTILINE)
+#: The one line that declares the vocabulary version spoken per claimed ruleset.
+_VOCABULARY_LINE = re.compile(r"^((?:const )?VOCABULARY = )\{[^}]*\}", re.MULTILINE)
 
 
 def init(folder: Path, lang: str, rulesets: list[str], *, force: bool = False) -> list[Path]:
@@ -44,9 +49,11 @@ def init(folder: Path, lang: str, rulesets: list[str], *, force: bool = False) -
     language = LANGUAGES[lang]
     text = (resources.files("conformance") / "templates" / language.template).read_text("utf-8")
     claimed = json.dumps(rulesets)
-    text, n = _RULESETS_LINE.subn(lambda m: m.group(1) + claimed, text, count=1)
-    if n != 1:   # a broken install, not a user error
-        raise RuntimeError(f"template {language.template} has no RULESETS line")
+    speaks = json.dumps({r: vocabulary.history(r).latest for r in rulesets})
+    for line, value in ((_RULESETS_LINE, claimed), (_VOCABULARY_LINE, speaks)):
+        text, n = line.subn(_put(value), text, count=1)
+        if n != 1:   # a broken install, not a user error
+            raise RuntimeError(f"template {language.template} has no {line.pattern} line")
     files = {folder / language.filename: text,
              folder / "CONFORMANCE.md": next_steps(language, rulesets)}
     existing = [p for p in files if p.exists()]
@@ -60,6 +67,11 @@ def init(folder: Path, lang: str, rulesets: list[str], *, force: bool = False) -
     except OSError as exc:
         raise UsageError(f"cannot write the skeleton to {folder}: {exc}") from None
     return list(files)
+
+
+def _put(value: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that keeps a template line's head and puts ``value`` after it."""
+    return lambda m: m.group(1) + value
 
 
 def next_steps(language: Language, rulesets: list[str]) -> str:

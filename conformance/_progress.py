@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from conformance._results import Result
 from conformance._shown import shown
 
 BAR = 24
+#: How the progress counts a failure or error that does not count toward the verdict.
+NOT_COUNTED = "not counted"
+
+
+def status_label(status: str, why: str = "") -> str:
+    """A status as the terminal shows it: ``FAIL``, or ``FAIL (reading, does not count)``
+    for a failure the verdict does not rest on (``why``: `conformance._verdict.uncounted`)."""
+    return f"{status.upper()} ({why}, does not count)" if why else status.upper()
 
 
 class Progress:
@@ -23,12 +32,16 @@ class Progress:
 
     def __init__(self, stream: TextIO | None = None, quiet: bool = False,
                  tty: bool | None = None, *, together: bool = False,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False,
+                 uncounted: Callable[[Result], str] | None = None) -> None:
         self.stream = stream or sys.stdout
         self.quiet = quiet
         self.tty = self.stream.isatty() if tty is None else tty
         self.together = together   # --jobs: cases and properties finish interleaved
         self.verbose = verbose     # -v: a line per item instead of the items' bars
+        # why a failure does not count (a reading, a known failure, ...; "" if it does):
+        # such an item is "not counted" here, as the summary leaves it out of "failed"
+        self.uncounted = uncounted or (lambda result: "")
         self.plan: dict[str, int] = {}
         self.phase = ""
         self.total = self.done = self.finished = 0
@@ -48,16 +61,17 @@ class Progress:
             self.start(phase, self.plan.get(phase, 0))
 
     def __call__(self, result: Result) -> None:
+        why = self.uncounted(result)
         if not self.verbose:
             self._enter(self._phase(result.kind))
-            self.step(result.status)
+            self.step(NOT_COUNTED if why else result.status)
             return
         # -v: status, id, duration and how far the run is
         self.finished += 1
         total = self.plan.get("items", 0)
         where = f"  [{self.finished}/{total}]" if total else ""
-        print(f"{result.status.upper():5}  {shown(result.id, 200)}  {result.duration:.2f}s{where}",
-              file=self.stream, flush=True)
+        print(f"{status_label(result.status, why):5}  {shown(result.id, 200)}  "
+              f"{result.duration:.2f}s{where}", file=self.stream, flush=True)
 
     def mutant(self, row: dict[str, Any]) -> None:
         self._enter("mutants")
@@ -106,6 +120,8 @@ class Progress:
             seconds = int(per_item * (self.total - self.done) + 0.5)
             left = f", ~{seconds // 60}:{seconds % 60:02d} left"
         trouble = f", {bad} not passing" if bad else ""
+        if self.counts.get(NOT_COUNTED):
+            trouble += f", {self.counts[NOT_COUNTED]} {NOT_COUNTED}"
         self.stream.write(f"\r{self.phase:<10} [{bar}] {self.done}/{self.total}"
                           f"{trouble}{left}\x1b[K")
         self.stream.flush()

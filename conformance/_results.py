@@ -48,6 +48,9 @@ class Result:
     needs_vocabulary: int = 1
     #: For a skip: why, as the engine said (`Unsupported.kind`), or None.
     skip_kind: str | None = None
+    #: Not run by this run: taken from the previous report by ``--last-failed``
+    #: (`conformance._certify.carry_forward`).
+    carried: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The result as report.json holds it."""

@@ -168,17 +168,38 @@ class Runner:
                       transcripts=self.transcripts)
 
     # -- what will run -------------------------------------------------------------
-    def cases(self) -> list[Case]:
-        return [c for c in self.catalogue.cases
-                if self.selection.cases and self.selection.wants(c.id, c.ruleset, c.rules)]
+    def claims(self, ruleset: str) -> bool:
+        """Whether the engine's hello claims ``ruleset``; before a hello, or when it
+        failed, every ruleset (nothing is known, and every item is an error)."""
+        if not self.engine_info or self.handshake_error:
+            return True
+        return ruleset in self.engine_info.get("rulesets", [])
 
-    def properties(self) -> list[Property]:
+    def _selected(self) -> list[Case | Property]:
+        cases = [c for c in self.catalogue.cases
+                 if self.selection.cases and self.selection.wants(c.id, c.ruleset, c.rules)]
         if not self.selection.properties:
-            return []
+            return [*cases]
         found = self._properties
         if found is None:
             found = [p for rs in self.catalogue.rulesets for p in properties_for(rs)]
-        return [p for p in found if self.selection.wants(p.id, p.ruleset, p.rules)]
+        return [*cases, *(p for p in found if self.selection.wants(p.id, p.ruleset, p.rules))]
+
+    def deselected(self) -> dict[str, int]:
+        """The selected items of rulesets the engine does not claim, counted per ruleset:
+        they are not run, and counted apart (pytest's "deselected"), never as skips."""
+        out: dict[str, int] = {}
+        for item in self._selected():
+            if not self.claims(item.ruleset):
+                out[item.ruleset] = out.get(item.ruleset, 0) + 1
+        return out
+
+    def cases(self) -> list[Case]:
+        return [c for c in self._selected() if isinstance(c, Case) and self.claims(c.ruleset)]
+
+    def properties(self) -> list[Property]:
+        return [p for p in self._selected()
+                if isinstance(p, Property) and self.claims(p.ruleset)]
 
     def items(self) -> list[Case | Property]:
         """What `results` runs, in report order: the cases, then the properties."""

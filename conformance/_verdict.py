@@ -40,6 +40,20 @@ def counts(item_basis: str, strict: bool) -> bool:
     return item_basis == "seed" or (strict and item_basis in (READING, CONTEXT))
 
 
+def uncounted(status: str, item_basis: str, strict: bool, expected_failure: bool = False,
+              ) -> str:
+    """Why a failure or error does not count toward the verdict, in a few words
+    (``known failure``, ``reading``, ``context``, ``reference``); ``""`` when it
+    counts or is no failure.  `item_counts` counts by the same rule: an error
+    counts whatever the item rests on, a failure only when its basis counts, and
+    neither when the known-failures file lists the item."""
+    if status not in ("fail", "error"):
+        return ""
+    if expected_failure:
+        return "known failure"
+    return item_basis if status == "fail" and not counts(item_basis, strict) else ""
+
+
 def group(kind: str) -> str:
     """``seed``, ``reading`` or ``context`` for a rule-index kind."""
     return kind if kind in (READING, CONTEXT) else "seed"
@@ -159,6 +173,10 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
             note = ("; the selected item(s) do not count toward the certification (they rely "
                     "on a reading, context or the reference engine)")
     real = [r for r in counted if not r["expected_failure"]]
+    known = sum(r["status"] in ("fail", "error") and r["expected_failure"] for r in counted)
+    # the known failures still break their rules: never "no rule broken" above them
+    unbroken = (f"no rule is broken but by the {known} known failure(s) the known-failures "
+                "file lists" if known else "")
     stale = [r for r in results if r["status"] == "pass" and r["expected_failure"]]
     seed = tally["seed"]
     percent = 100.0 * seed["checked"] / seed["total"] if seed["total"] else 0.0
@@ -176,10 +194,10 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
             message = "known failures passed: the known-failures file is stale"
     elif any(r["status"] == "error" for r in real):
         status, code = "error", ExitCode.ENGINE_ERRORS
-        message = "no rule broken, but the engine errored on some items"
+        message = f"{unbroken or 'no rule broken'}, but the engine errored on some items"
     elif unstarted_mutants:
         status, code = "error", ExitCode.ENGINE_ERRORS
-        message = f"no rule broken, but {unstarted_mutants}"
+        message = f"{unbroken or 'no rule broken'}, but {unstarted_mutants}"
     elif not any(r["status"] in ("pass", "fail") for r in counted):
         status = "no verdict"
         code = ExitCode.OK if allow_no_verdict else ExitCode.NO_VERDICT
@@ -187,7 +205,8 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
                    "(see the skip reasons)")
     elif not complete_coverage:
         status, code = "partial", ExitCode.OK
-        message = "no rule checked is broken, but not every seed rule was checked"
+        message = (f"{unbroken or 'no rule checked is broken'}, but not every seed rule was "
+                   "checked")
     else:
         status, code, message = "pass", ExitCode.OK, "the engine follows every seed rule"
     if note and status == "fail":

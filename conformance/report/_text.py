@@ -125,13 +125,24 @@ def outcome(result: dict[str, Any]) -> str:
 
 
 def rulesets(report: dict[str, Any]) -> list[str]:
-    """Every ruleset the report mentions, in first-seen order (settings first)."""
+    """Every ruleset the report mentions, in first-seen order (settings first), but
+    those the engine does not claim (their items were deselected, not run)."""
     seen: dict[str, None] = {}
     for name in report["settings"]["rulesets"]:
         seen[name] = None
     for item in (*report["rules"], *report["results"]):
         seen[item["ruleset"]] = None
-    return list(seen)
+    deselected = report.get("deselected") or {}
+    return [name for name in seen if name not in deselected]
+
+
+def deselected_note(report: dict[str, Any]) -> str:
+    """``120 deselected (not claimed by the engine: mtg)``, or "" when none was."""
+    deselected = report.get("deselected") or {}
+    if not deselected:
+        return ""
+    return (f"{sum(deselected.values())} deselected (not claimed by the engine: "
+            f"{', '.join(sorted(deselected))})")
 
 
 def claimed(report: dict[str, Any]) -> list[str]:
@@ -300,7 +311,8 @@ def counts_line(report: dict[str, Any]) -> str:
         (s["differs_from_readings"], "differ from the catalogue's readings"),
         (s["differs_from_reference"], "differ from the reference engine"),
         (s["expected_failures"], "known failures")) if n]
-    return text + (f" ({'; '.join(info)}: not counted)" if info else "")
+    text += f" ({'; '.join(info)}: not counted)" if info else ""
+    return text + (f", {deselected_note(report)}" if deselected_note(report) else "")
 
 
 def coverage_line(report: dict[str, Any]) -> str:

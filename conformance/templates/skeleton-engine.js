@@ -10,6 +10,9 @@
 const readline = require("readline");
 
 const RULESETS = ["vision"];   // the rulesets you claim (`conformance init --ruleset` sets it)
+// the vocabulary version you speak, per claimed ruleset (docs/protocol.md): `init` writes
+// the latest; keep it when the catalogue moves on, until you map the newer words
+const VOCABULARY = {"vision": 2};
 
 function reply(message) {
   process.stdout.write(JSON.stringify(message) + "\n");  // one line per reply, then flush
@@ -19,7 +22,7 @@ console.log = console.error;
 
 const handlers = {
   hello: () => ({ok: {name: "skeleton-js", version: "0.0.1", rulesets: RULESETS,
-                      capabilities: {}, protocol: 1}}),
+                      vocabulary: VOCABULARY, capabilities: {}, protocol: 1}}),
   start: (req) => ({skipped: {reason: `setups of ${req.ruleset} are not mapped yet`}}),
   act: () => ({skipped: {reason: "actions are not mapped yet"}}),
   observe: () => ({skipped: {reason: "observations are not mapped yet"}}),

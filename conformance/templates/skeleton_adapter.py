@@ -13,12 +13,15 @@ from typing import Any
 from conformance import Unsupported
 
 RULESETS = ["vision"]   # the rulesets you claim (`conformance init --ruleset` sets it)
+# the vocabulary version you speak, per claimed ruleset (docs/protocol.md): `init` writes
+# the latest; keep it when the catalogue moves on, until you map the newer words
+VOCABULARY = {"vision": 2}
 
 
 class Adapter:
     def hello(self) -> dict[str, Any]:
         return {"name": "my-engine", "version": "0.0.1", "rulesets": RULESETS,
-                "capabilities": {}}
+                "vocabulary": VOCABULARY, "capabilities": {}}
 
     def start(self, ruleset: str, setup: dict[str, Any]) -> None:
         # map the canonical board (docs/rulesets/<ruleset>.md) onto your engine's game

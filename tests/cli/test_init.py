@@ -64,3 +64,26 @@ def test_init_keeps_existing_files_and_names_unknown_rulesets(tmp_path, capsys):
     assert main(["init", "--ruleset", "vison", str(tmp_path / "other")]) == 4
     assert "did you mean 'vision'?" in capsys.readouterr().err
     assert not (tmp_path / "other").exists()
+
+
+@pytest.mark.parametrize(("lang", "name"), [("python", "engine_adapter.py"),
+                                            ("node", "engine.js")])
+def test_the_skeleton_declares_the_vocabulary_versions_of_what_it_claims(tmp_path, lang, name):
+    """Issue 42 item 5: the skeleton speaks the current vocabulary of each ruleset chosen
+    (docs/protocol.md), not "taken to speak the latest" by omission; before, it
+    declared none."""
+    from conformance import vocabulary
+
+    folder = tmp_path / lang
+    assert main(["init", "--lang", lang, "--ruleset", "mtg", "--ruleset", "zatch",
+                 str(folder)]) == 0
+    text = (folder / name).read_text("utf-8")
+    speaks = json.dumps({r: vocabulary.history(r).latest for r in ("mtg", "zatch")})
+    assert 'RULESETS = ["mtg", "zatch"]' in text
+    assert f"VOCABULARY = {speaks}" in text, text
+    if lang == "python":
+        namespace: dict = {}
+        exec(compile(text, name, "exec"), namespace)
+        hello = namespace["create"]().hello()
+        assert hello["rulesets"] == ["mtg", "zatch"]
+        assert hello["vocabulary"] == json.loads(speaks)

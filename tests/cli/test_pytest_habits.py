@@ -48,8 +48,36 @@ def test_last_failed_reruns_exactly_the_ids_that_failed(tmp_path, cases):
     again = conformance("run", "--engine", ENGINE, "--cases", cases, "--out", out,
                         "--last-failed")
     assert again.returncode == 1
-    assert set(ids_in(out)) == failed
+    assert rerun_in(out) == failed
     assert "rerunning the 2 item(s) that failed or errored" in again.stderr
+
+
+def rerun_in(out):
+    """The ids the last run ran (not carried from the report before it)."""
+    return {r["id"] for r in json.loads((out / "report.json").read_text())["results"]
+            if not r.get("carried")}
+
+
+def test_last_failed_keeps_every_item_in_the_report(tmp_path, cases):
+    """The report after --last-failed still describes the whole run: the rerun items
+    updated, the others carried (`"carried": true`), so the summary and the verdict
+    count every item. Before, it held the 2 rerun items only: 'seed rules passed: 0/3',
+    the item that passed gone from its rule."""
+    out = tmp_path / "out"
+    conformance("certify", "--engine", ENGINE, "--cases", cases, "--out", out)
+    before = json.loads((out / "report.json").read_text())
+    again = conformance("run", "--engine", ENGINE, "--cases", cases, "--out", out, "--lf")
+    after = json.loads((out / "report.json").read_text())
+    assert [r["id"] for r in after["results"]] == [r["id"] for r in before["results"]]
+    carried = {r["id"]: r for r in after["results"] if r.get("carried")}
+    assert list(carried) == ["toy/negative/rejected"]
+    assert carried["toy/negative/rejected"]["status"] == "pass"
+    assert after["summary"] == before["summary"]
+    assert after["verdict"]["rules"] == before["verdict"]["rules"]
+    assert after["verdict"]["status"] == before["verdict"]["status"] == "fail"
+    assert after["settings"]["filters"] == before["settings"]["filters"]
+    assert "seed rules passed: 1/3" in again.stdout, again.stdout
+    assert "1 item(s) carried from the previous report" in again.stderr
 
 
 def test_last_failed_within_a_select_keeps_only_the_selected_failures(tmp_path, cases):
@@ -57,7 +85,7 @@ def test_last_failed_within_a_select_keeps_only_the_selected_failures(tmp_path, 
     conformance("certify", "--engine", ENGINE, "--cases", cases, "--out", out)
     again = conformance("run", "--engine", ENGINE, "--cases", cases, "--out", out,
                         "--lf", "--select", "toy/add/one-*")
-    assert set(ids_in(out)) == {"toy/add/one-plus-one"}, again.stdout + again.stderr
+    assert rerun_in(out) == {"toy/add/one-plus-one"}, again.stdout + again.stderr
 
 
 def test_last_failed_with_no_previous_report_runs_everything_and_says_so(tmp_path, cases):

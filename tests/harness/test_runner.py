@@ -26,7 +26,8 @@ def test_correct_engine_passes(tmp_path):
     assert report["summary"] == {"total": 2, "pass": 2, "fail": 0, "error": 0, "skip": 0,
                                  "expected_failures": 0, "unexpected_passes": 0,
                                  "counted_failures": 0, "engine_errors": 0,
-                                 "differs_from_readings": 0, "differs_from_reference": 0}
+                                 "differs_from_readings": 0, "differs_from_reference": 0,
+                                 "deselected": 0}
     assert exit_status(report) == ExitCode.OK
     assert report["verdict"]["status"] == "partial"   # R-3 is uncovered: not all was checked
     rules = {r["id"]: r for r in report["rules"]}

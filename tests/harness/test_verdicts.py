@@ -382,7 +382,7 @@ def test_a_differing_reading_is_information_unless_strict(tmp_path):
     assert exit_status(strict) == 1
     assert {r["id"]: r["status"] for r in strict["rules"]}["toy/R-1"] == "fail"
     # R-3 is uncovered: nothing checked it, so the run is partial
-    assert json.loads(render(report, "badge"))["message"] == "partial: 2/3 rules checked"
+    assert json.loads(render(report, "badge"))["message"] == "partial: 2/3 seed rules checked"
     assert report["verdict"]["status"] == "partial"
 
 

@@ -29,7 +29,7 @@ def test_schema_is_loaded_from_package_data() -> None:
 
 
 #: Result fields newer than the report format: optional in the schema.
-ADDED_LATER = {"examples", "features", "needs_vocabulary", "skip_kind"}
+ADDED_LATER = {"examples", "features", "needs_vocabulary", "skip_kind", "carried"}
 
 
 @pytest.mark.parametrize(("model", "definition"), [(Result, "result"), (Mismatch, None)])
