@@ -63,7 +63,8 @@ def test_certify_prints_no_forged_line_from_the_engine(tmp_path):
     assert "unsupported: x\\n::error::forged\\r\\x1b[2K\\nverdict: pass" in text
     assert "| \\x3a:stop-commands::x" in text   # its stderr, line by line
     assert "%0A::error::forged%0D\\x1b[2K%0Averdict: pass" in text   # in the annotation
-    assert lines[-2].startswith("::error file=")
+    # the case file is outside the working folder (cwd=tmp_path): a run-level annotation
+    assert lines[-2].startswith("::error title=")
 
 
 @pytest.mark.slow
