@@ -175,6 +175,23 @@ def test_collect_only_lists_items_without_a_verdict(pytester):
     assert "verdict" not in result.stdout.str()
 
 
+def test_collect_only_node_ids_run_their_item_when_passed_back(pytester):
+    """`--co -q` prints real node ids (the case's file :: its id), a right count line,
+    nothing else; each id given back to pytest runs that one item."""
+    listed = run_pytest(pytester, "python:toy:ToyEngine", "--co", "-q")
+    lines = [line for line in listed.stdout.lines if line.strip()]
+    assert lines[-1].startswith("2 tests collected"), lines
+    ids = lines[:-1]
+    assert [i.split("::")[-1] for i in ids] == ["toy/add/two-plus-three", "toy/negative/rejected"]
+    for node_id in ids:
+        assert (pytester.path / node_id.split("::")[0]).is_file()
+        result = run_pytest(pytester, "python:toy:ToyEngine", "-v", node_id)
+        result.assert_outcomes(passed=1)
+        result.stdout.fnmatch_lines([f"{node_id} PASSED*"])
+    folder = run_pytest(pytester, "python:toy:ToyEngine", "--co", "-q", "cases")
+    assert [line for line in folder.stdout.lines if "::" in line] == ids
+
+
 def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
     from itertools import pairwise
 
