@@ -645,10 +645,10 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         if results and title not in ("Failures", "Errors"):
             print(f"\n{title.upper()} (information, not a verdict):")
         if title == "Errors":
-            _print_errors(results)
+            _print_errors(results, report["engine"])
             continue
         for r in results:
-            _print_result(r)
+            _print_result(r, report["engine"])
     if handshake and report["results"]:
         print(f"\nevery item ({len(report['results'])}) is an error: the engine never ran")
     found = differences(report)
@@ -684,13 +684,16 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
           f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
           f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
+    drift = vocabulary.drift_line(report["results"], report["engine"])
+    if drift:
+        print(drift)
     print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): {verdict['message']}")
     line = coverage_line(report)
     if line:
         print(f"coverage: {line}")
 
 
-def _print_errors(results: list[dict[str, Any]]) -> None:
+def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None:
     """Errors, one block per distinct message: 136 items failing on one NameError in
     the adapter is one thing to fix, not 136."""
     by_message: dict[str, list[dict[str, Any]]] = {}
@@ -698,7 +701,7 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
         by_message.setdefault(r["message"], []).append(r)
     for message, same in sorted(by_message.items(), key=lambda kv: -len(kv[1])):
         if len(same) == 1:
-            _print_result(same[0])
+            _print_result(same[0], engine)
             continue
         first = same[0]
         print(f"\nERROR: {len(same)} items: {message[:300]}")
@@ -707,10 +710,13 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
         others = ", ".join(r["id"] for r in same[1:6])
         print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
         _print_stderr(first["stderr"], "engine stderr (last lines, first item)")
+        hint = vocabulary.drift_hint(first, engine)
+        if hint:
+            print(f"  {hint}")
         print(f"  rerun the first: {first['rerun']}")
 
 
-def _print_result(r: dict[str, Any]) -> None:
+def _print_result(r: dict[str, Any], engine: dict[str, Any]) -> None:
     print(f"\n{r['status'].upper()}: {r['id']}  [rules: {', '.join(r['rules'])}]")
     if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
         print(f"  {r['message']}")
@@ -727,6 +733,9 @@ def _print_result(r: dict[str, Any]) -> None:
         print("  counterexample (YAML case):")
         for line in r["counterexample"].splitlines()[:80]:
             print(f"    {line}")
+    hint = vocabulary.drift_hint(r, engine)   # failing on words newer than the engine?
+    if hint:
+        print(f"  {hint}")
     print(f"  rerun: {r['rerun']}")
 
 

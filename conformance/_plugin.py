@@ -236,6 +236,7 @@ class _Conformance:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.report is None:
             return
+        from conformance import vocabulary
         from conformance._verdict import skip_reasons
         from conformance.report._text import differences, handshake_problem, verdict_line
 
@@ -248,6 +249,9 @@ class _Conformance:
             tr.write_line(f"skipped {len(ids):4}: {reason[:160]}")
         for r in differences(self.report):
             tr.write_line(f"differs from the reference engine: {r['id']}: {r['message'][:160]}")
+        drift = vocabulary.drift_line(self.report["results"], self.report["engine"])
+        if drift:
+            tr.write_line(drift)
         tr.write_line(f"verdict: {verdict_line(self.report)}")
 
 
@@ -341,7 +345,7 @@ class _ConformanceItem(pytest.Item):
                 what = ("differs from the reference engine" if result.basis == "reference"
                         else "differs from the catalogue's reading")
                 pytest.xfail(f"{what} (information, not a verdict): {result.message}")
-            raise ConformanceFailure(_describe(result))
+            raise ConformanceFailure(_describe(result, runner.engine_info))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str | TerminalRepr:
@@ -354,7 +358,9 @@ class _ConformanceItem(pytest.Item):
         return path, getattr(self.target, "line", None), self.name
 
 
-def _describe(result: Result) -> str:
+def _describe(result: Result, engine_info: dict[str, Any]) -> str:
+    from conformance import vocabulary
+
     lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
     if not result.mismatches:  # otherwise the message is the first mismatch, listed below
         lines.append(result.message)
@@ -366,5 +372,8 @@ def _describe(result: Result) -> str:
         lines.append("engine stderr (tail):\n" + result.stderr[-2000:])
     if result.counterexample:
         lines.append("counterexample:\n" + result.counterexample)
+    hint = vocabulary.drift_hint(result.to_json(), engine_info)
+    if hint:
+        lines.append(hint)
     lines.append(f"rerun: {result.rerun}")
     return "\n".join(lines)
