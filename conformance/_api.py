@@ -30,13 +30,15 @@ def certify(engine: Any, *, rulesets: Sequence[str] | None = None,
     catalogue raises `conformance.InvalidCatalogue`; the engine's faults are
     results in the report, never exceptions.
     """
+    from conformance._cache import hypothesis_home
     from conformance._certify import RunConfig
     from conformance._certify import certify as run
 
-    report = Report(run(RunConfig.of(
-        engine, profile=profile, seed=seed, rulesets=rulesets, select=select, rules=rules,
-        properties=properties, cases=cases, known_failures=known_failures, timeout=timeout,
-        strict_readings=strict_readings, mutation=mutation, jobs=jobs)))
+    with hypothesis_home():   # never a .hypothesis/ in the caller's folder
+        report = Report(run(RunConfig.of(
+            engine, profile=profile, seed=seed, rulesets=rulesets, select=select, rules=rules,
+            properties=properties, cases=cases, known_failures=known_failures, timeout=timeout,
+            strict_readings=strict_readings, mutation=mutation, jobs=jobs)))
     if out is not None:
         report.write(out)
     return report

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
-from conformance._cache import cache_dir
+from conformance._cache import hypothesis_home
 from conformance._catalogue import Case, Catalogue
 from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
 from conformance._engine import Connection, EngineFault
@@ -490,7 +490,8 @@ def _cmd_certify(args: argparse.Namespace) -> int:
             # a runner never asked to run: the one place that knows which items, in which order
             items = Runner(suite.catalogue, Connection(), "", profile, selection,
                            properties=suite.properties).items()
-            print(*listing(items), sep="\n")
+            with hypothesis_home():   # a property's features are those it draws
+                print(*listing(items), sep="\n")
             return ExitCode.OK
     if args.update_known_failures and not args.known_failures:
         raise UsageError("--update-known-failures re-pins the file given with "
@@ -509,7 +510,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
     progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose)
     with (_locked(args.out), tempfile.TemporaryDirectory(prefix="conformance-") as staging,
-          _hypothesis_home(Path(staging))):
+          hypothesis_home()):
         if args.out or args.transcript is not None:
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
         report = certify(config, on_result=progress, on_start=_announce,
@@ -606,22 +607,6 @@ def _transcript_folder(args: argparse.Namespace) -> Path | None:
     if args.transcript is not True and folder.is_symlink() and folder.is_dir():
         folder = folder.resolve()   # a folder the user named through a link of theirs
     return folder
-
-
-@contextlib.contextmanager
-def _hypothesis_home(spare: Path) -> Iterator[None]:
-    """Keep Hypothesis's own files (its cache of constants; no example database is
-    used) out of the user's folder: in the suite's cache, else in ``spare``."""
-    from hypothesis.configuration import set_hypothesis_home_dir
-
-    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        yield
-        return
-    set_hypothesis_home_dir((cache_dir() or spare) / "hypothesis")
-    try:
-        yield
-    finally:
-        set_hypothesis_home_dir(None)
 
 
 def _announce(catalogue: Catalogue) -> None:

@@ -331,11 +331,13 @@ class _ConformanceItem(pytest.Item):
         self.user_properties += [("rule", rule) for rule in target.rules]
 
     def runtest(self) -> None:
+        from conformance._cache import hypothesis_home
         from conformance._verdict import counts
 
         runner = self.state.runner
         assert runner is not None   # started with the collection
-        result = runner.run_item(self.target)
+        with hypothesis_home():   # around this item only: the user's own tests keep theirs
+            result = runner.run_item(self.target)
         self.result = result  # the report carries it to whoever builds the report
         if result.status == "skip":
             pytest.skip(result.message)

@@ -167,3 +167,28 @@ def test_sigint_stops_a_subprocess_engine_and_keeps_results(tmp_path):
     assert [r["status"] for r in report["results"]] == ["fail", "fail"]
     time.sleep(0.5)
     assert _processes_mentioning(marker) == [], "the engine outlived the harness"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["api", "list", "plugin"])
+def test_no_hypothesis_folder_is_written_into_the_working_folder(tmp_path, how):
+    """docs/cli.md ("Profiles"): Hypothesis's files go to the suite's cache (or a
+    temporary folder when there is none), never into the folder a run starts in:
+    from Python, with --list and under the pytest plugin as from certify."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env["CONFORMANCE_CACHE"] = "" if how == "plugin" else str(tmp_path / "cache")
+    argv = {"api": ["-c", "import conformance; conformance.certify('reference', "
+                    "rulesets=['zatch'], profile='quick')"],
+            "list": ["-m", "conformance", "run", "--list", "--ruleset", "zatch"],
+            "plugin": ["-m", "pytest", "-p", "no:cacheprovider", "-q", "--engine", "reference",
+                       "--conformance-ruleset", "zatch", "--conformance-profile", "quick"]}[how]
+    work = tmp_path / "work"
+    work.mkdir()
+    ran = subprocess.run([sys.executable, *argv], cwd=work, env=env, capture_output=True,
+                         text=True)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    assert not (work / ".hypothesis").exists()
