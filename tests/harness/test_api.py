@@ -110,3 +110,18 @@ def test_certify_fail_under_and_allow_no_verdict_decide_the_exit(cases: Path) ->
     allowed = conformance.certify("python:toy:SkippingEngine", cases=cases, profile="quick",
                                   allow_no_verdict=True)
     assert allowed.exit_code == 0
+
+
+def test_failures_are_what_the_verdict_counts_the_rest_is_information(cases: Path) -> None:
+    """`report.failures` is what to fix; a failure of an item relying on a reading
+    or differing from the reference engine does not count: `report.information`."""
+    data = conformance.certify(toy.WrongEngine(), cases=cases, profile="quick").to_json()
+    (failed,) = [r for r in data["results"] if r["status"] == "fail"]
+    assert [r.id for r in Report(data).failures] == [failed["id"]]
+    for basis in ("reading", "reference"):
+        failed["basis"] = basis
+        report = Report(data)
+        assert report.failures == [] and [r.id for r in report.information] == [failed["id"]]
+    failed["basis"], failed["expected_failure"] = "seed", True
+    assert Report(data).failures == [] and [r.id for r in Report(data).known_failures] == \
+        [failed["id"]]
