@@ -651,8 +651,9 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
               f"of {len(reasons)}):")
         for reason, ids in reasons[:TOP_SKIP_REASONS]:
             print(f"  {len(ids):4}  {reason[:160]}")
-        print("skipped, by kind: " + ", ".join(
-            f"{n} {kind}" for kind, n in skip_kinds(report["results"])))
+        kinds = skip_kinds(report["results"])
+        if kinds:
+            print("skipped, by kind: " + ", ".join(f"{n} {kind}" for kind, n in kinds))
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {problem['message']}")
