@@ -371,6 +371,9 @@ def _parser() -> argparse.ArgumentParser:
                         "(default: ./cases, else the bundled one)")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="seconds per reply and for the start (default 5)")
+    # --help lists the first steps first: write an adapter (init), check it (doctor)
+    first = ("init", "doctor")
+    sub._choices_actions.sort(key=lambda a: first.index(a.dest) if a.dest in first else 2)
     return parser
 
 

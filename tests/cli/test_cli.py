@@ -192,3 +192,14 @@ def test_no_hypothesis_folder_is_written_into_the_working_folder(tmp_path, how):
                          text=True)
     assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
     assert not (work / ".hypothesis").exists()
+
+
+def test_help_lists_init_and_doctor_first(capsys):
+    """A newcomer's first two steps (write an adapter, check it) head the list."""
+    from conformance._cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()
+              if line.startswith("    ") and not line.startswith("     ")]
+    assert listed[:3] == ["init", "doctor", "certify"], listed
