@@ -30,7 +30,7 @@ from conformance._init import LANGUAGES, init
 from conformance._knownfail import failures_list
 from conformance._progress import Progress, slowest_lines
 from conformance._report import Report
-from conformance._select import features, last_failed, listing
+from conformance._select import count_line, features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
 from conformance._transcript import TranscriptSink, place, replay_hint
 from conformance._verdict import counts, filters_applied, group, skip_kinds, skip_reasons
@@ -262,7 +262,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="longest reply line a cmd: engine may write (default 1000000)")
         p.add_argument("-q", "--quiet", action="store_true",
                        help="no progress (otherwise: a bar per phase on a terminal, "
-                            "one line per phase in a log)")
+                            "one line per phase in a log); with --list, the ids only")
         p.add_argument("--last-failed", "--lf", action="store_true",
                        help="rerun only the items that failed or errored in the previous "
                             "run's report (--out DIR/report.json); with none there, run "
@@ -493,6 +493,10 @@ def _cmd_certify(args: argparse.Namespace) -> int:
             # a runner never asked to run: the one place that knows which items, in which order
             items = Runner(suite.catalogue, Connection(), "", profile, selection,
                            properties=suite.properties).items()
+            if args.quiet:   # terse, as `pytest --co -q`: ids only, the count apart
+                print(*(item.id for item in items), sep="\n")
+                print(count_line(items), file=sys.stderr)
+                return ExitCode.OK
             with hypothesis_home():   # a property's features are those it draws
                 print(*listing(items), sep="\n")
             return ExitCode.OK
