@@ -149,4 +149,15 @@ def replay_hint(engine_spec: str, requests: Path) -> str:
         return f"{shlex.join(shlex.split(rest))} {tail}"
     if kind == "reference":   # the bundled engine's serve() wrapper (the hello names a mutant)
         return f"python -m reference_engine.serve {tail}"
-    return f"<your engine behind conformance.serve()> {tail}"
+    if kind != "python":   # a registered engine: the factory its entry point names
+        from conformance._discovery import engine_target
+
+        try:
+            rest = engine_target(kind)
+        except KeyError:
+            return f"<your engine behind conformance.serve()> {tail}"
+    # the factory behind conformance.serve(), imported from the folder the run started
+    # in as the CLI imports it (python -c puts that folder on sys.path)
+    module, _, factory = rest.partition(":")
+    code = f"import conformance, {module}; conformance.serve({module}.{factory}())"
+    return f"python -c {shlex.quote(code)} {tail}"
