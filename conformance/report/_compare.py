@@ -168,7 +168,7 @@ def _html_table(comparison: Comparison) -> str:
         parts.append(f"<h3>{e(ruleset)}</h3>")
         rows_by_family: dict[str, list[str]] = {}
         for rule in (r for r in comparison.rules if r["ruleset"] == ruleset):
-            shown = ident(rule["id"], whole=True)
+            shown = ident(rule["id"])
             cells = [f'<span title="{e(rule["title"], 300)}">{shown}</span>',
                      e(rule["title"], 200)]
             for i, column in enumerate(cols):
