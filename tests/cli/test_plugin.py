@@ -216,3 +216,18 @@ def test_pytest_does_not_walk_the_catalogue_folder_for_tests(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
                                 "--conformance-cases", str(root))
     result.assert_outcomes(passed=3)   # the two toy cases and test_outside
+
+
+def test_a_failure_on_words_the_engine_did_not_declare_says_so(pytester, monkeypatch):
+    """Vocabulary drift (conformance/vocabulary.py): the failure and the summary say the
+    item uses words of a later version, and how an older engine declares its own."""
+    monkeypatch.setenv("PYTHONPATH", str(HERE.parent))   # tests/: fakes.vision_v1
+    result = pytester.runpytest("-p", "no:cacheprovider", "--engine",
+                                "python:fakes.vision_v1:create_undeclared",
+                                "--conformance-ruleset", "vision", "--conformance-profile",
+                                "quick", "-k", "rule-overrides-immunity")
+    result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
+    result.stdout.fnmatch_lines([
+        "this item uses words of vision vocabulary 2 (1 December 2026); an engine written "
+        "against an earlier version declares it in its hello",
+        "1 failure uses words of vision vocabulary 2 (1 December 2026)*"])
