@@ -45,9 +45,9 @@ table.rules td:nth-child(3){min-width:8em}
 .status-informative .status{color:#57606a;font-weight:400}
 article{border-left:4px solid #cf222e;padding-left:.8rem;margin:1.2rem 0}
 article.status-error{border-color:#bc4c00}article.status-pass{border-color:#9a6700}
-#only-failing:checked~table tr.status-pass,#only-failing:checked~table tr.status-skip,
-#only-failing:checked~table tr.status-uncovered,
-#only-failing:checked~table tr.status-informative{display:none}
+#only-failing:checked~.scroll tr.status-pass,#only-failing:checked~.scroll tr.status-skip,
+#only-failing:checked~.scroll tr.status-uncovered,
+#only-failing:checked~.scroll tr.status-informative{display:none}
 """.replace("FONTS", _chart.FONT_STACK)
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -208,9 +208,10 @@ def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -
             # an informative rule has nothing to follow: not a gap in coverage
             shown = "informative" if rule["kind"] == "informative" else rule["status"]
             rows.append(_row(cells, f"status-{_e(shown)}", anchor("rule", rule["id"])))
-        tables.append(f"<h3>{_e(title)}</h3>" + _table(
+        # ids never break inside a part: a narrow window scrolls the table, not the page
+        tables.append(f"<h3>{_e(title)}</h3>" + '<div class="scroll">' + _table(
             ["rule", "kind", "title", "cases", "properties", "mutants", "status", "failing"],
-            rows, "rules"))
+            rows, "rules") + "</div>")
     return ('<section id="rules"><h2>Rules</h2>'
             '<input type="checkbox" id="only-failing">'
             '<label for="only-failing"> show only failing and erroring rules</label>'

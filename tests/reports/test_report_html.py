@@ -108,7 +108,7 @@ def test_failures_can_be_reached_and_filtered_without_javascript() -> None:
     assert {"failures", "errors", "unexpected-passes"} <= hrefs
     assert hrefs <= page.ids(), hrefs - page.ids()  # every link lands somewhere
     assert ("input", {"type": "checkbox", "id": "only-failing"}) in page.tags
-    assert "#only-failing:checked~table tr.status-pass" in text
+    assert "#only-failing:checked~.scroll tr.status-pass" in text
 
 
 def test_a_partial_report_carries_a_banner() -> None:
@@ -195,4 +195,4 @@ def test_item_ids_break_only_between_parts_and_informative_rules_are_not_gaps() 
     rows = {a["id"]: a["class"] for t, a in page.tags if t == "tr" and a.get("id")}
     assert rows["rule-vision_2fIR-0"] == "status-informative"
     assert rows["rule-vision_2fIR-1"] == "status-uncovered"
-    assert "tr.status-informative{display:none}" in text
+    assert "~.scroll tr.status-informative{display:none}" in text
