@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,3 +52,25 @@ def store(kind: str, key: str, value: Any) -> None:
         partial = path.with_suffix(f".{os.getpid()}.tmp")
         partial.write_bytes(marshal.dumps(value))
         os.replace(partial, path)
+
+
+@contextlib.contextmanager
+def hypothesis_home() -> Iterator[None]:
+    """Keep Hypothesis's own files (its cache of constants; no example database is
+    used) out of the user's folder: in the suite's cache, else in a temporary folder
+    (docs/cli.md, "Profiles").  What the CLI, `conformance.certify`, ``--list`` and
+    the pytest plugin's items run inside; ``HYPOTHESIS_STORAGE_DIRECTORY`` wins."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    with contextlib.ExitStack() as stack:
+        folder = cache_dir()
+        if folder is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="conformance-")))
+        set_hypothesis_home_dir(folder / "hypothesis")
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)

@@ -85,6 +85,9 @@ class Catalogue:
     digest: str
     #: ruleset -> the folder its rules.yaml and cases were read from.
     folders: dict[str, Path] = dataclasses.field(default_factory=dict)
+    #: ruleset -> the digest of its files alone: two runs of one catalogue with
+    #: different --ruleset have different `digest`s but agree on these
+    ruleset_digests: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def rulesets(self) -> list[str]:
@@ -166,11 +169,25 @@ def load_catalogue(root: Path | None = None, rulesets: Iterable[str] | None = No
     for name in folders:
         _vocabulary(name)   # an installed pack without one is an error, even with no case yet
     known = _KnownValid()
+    own: dict[str, str] = {}
     for name, folder in folders.items():
-        _load_ruleset(name, folder, rules, cases, errors, digest, known)
+        alone = hashlib.sha256()
+        _load_ruleset(name, folder, rules, cases, errors, _Both(digest, alone), known)
+        own[name] = "sha256:" + alone.hexdigest()
     known.save()
     _check_references(rules, cases, errors)
-    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders)
+    return Catalogue(root, rules, cases, errors, "sha256:" + digest.hexdigest(), folders, own)
+
+
+class _Both:
+    """Two digests fed the same bytes: the catalogue's and one ruleset's."""
+
+    def __init__(self, *digests: Any) -> None:
+        self.digests = digests
+
+    def update(self, data: bytes) -> None:
+        for d in self.digests:
+            d.update(data)
 
 
 def check_default_root(root: Path | None) -> None:

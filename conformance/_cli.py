@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
-from conformance._cache import cache_dir
+from conformance._cache import hypothesis_home
 from conformance._catalogue import Case, Catalogue
 from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
 from conformance._engine import Connection, EngineFault
@@ -31,7 +31,7 @@ from conformance._init import LANGUAGES, init
 from conformance._knownfail import KnownFailures, failures_list
 from conformance._progress import Progress, slowest_lines, status_label
 from conformance._report import Report
-from conformance._select import features, last_failed, listing
+from conformance._select import count_line, features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
 from conformance._shown import shown, shown_lines
 from conformance._transcript import TranscriptSink, place, replay_hint
@@ -272,7 +272,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="longest reply line a cmd: engine may write (default 1000000)")
         p.add_argument("-q", "--quiet", action="store_true",
                        help="no progress (otherwise: a bar per phase on a terminal, "
-                            "one line per phase in a log)")
+                            "one line per phase in a log); with --list, the ids only")
         p.add_argument("--last-failed", "--lf", action="store_true",
                        help="rerun only the items that failed or errored in the previous "
                             "run's report (--out DIR/report.json); with none there, run "
@@ -397,6 +397,9 @@ def _parser() -> argparse.ArgumentParser:
                         "(default: ./cases, else the bundled one)")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="seconds per reply and for the start (default 5)")
+    # --help lists the first steps first: write an adapter (init), check it (doctor)
+    first = ("init", "doctor")
+    sub._choices_actions.sort(key=lambda a: first.index(a.dest) if a.dest in first else 2)
     return parser
 
 
@@ -522,7 +525,12 @@ def _cmd_certify(args: argparse.Namespace) -> int:
             # a runner never asked to run: the one place that knows which items, in which order
             items = Runner(suite.catalogue, Connection(), "", profile, selection,
                            properties=suite.properties).items()
-            print(*listing(items), sep="\n")
+            if args.quiet:   # terse, as `pytest --co -q`: ids only, the count apart
+                print(*(item.id for item in items), sep="\n")
+                print(count_line(items), file=sys.stderr)
+                return ExitCode.OK
+            with hypothesis_home():   # a property's features are those it draws
+                print(*listing(items), sep="\n")
             return ExitCode.OK
     if args.update_known_failures and not args.known_failures:
         raise UsageError("--update-known-failures re-pins the file given with "
@@ -548,7 +556,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
     progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose,
                         uncounted=not_counted)
     with (_locked(args.out), tempfile.TemporaryDirectory(prefix="conformance-") as staging,
-          _hypothesis_home(Path(staging))):
+          hypothesis_home()):
         if args.out or args.transcript is not None:
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
         report = certify(config, on_result=progress, on_start=_announce,
@@ -655,22 +663,6 @@ def _transcript_folder(args: argparse.Namespace) -> Path | None:
     return folder
 
 
-@contextlib.contextmanager
-def _hypothesis_home(spare: Path) -> Iterator[None]:
-    """Keep Hypothesis's own files (its cache of constants; no example database is
-    used) out of the user's folder: in the suite's cache, else in ``spare``."""
-    from hypothesis.configuration import set_hypothesis_home_dir
-
-    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        yield
-        return
-    set_hypothesis_home_dir((cache_dir() or spare) / "hypothesis")
-    try:
-        yield
-    finally:
-        set_hypothesis_home_dir(None)
-
-
 def _announce(catalogue: Catalogue) -> None:
     print(f"catalogue: {catalogue.where} {catalogue.digest} "
           f"({len(catalogue.rules)} rules, {len(catalogue.cases)} cases)", flush=True)
@@ -692,12 +684,12 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         if results and title not in ("Failures", "Errors"):
             print(f"\n{title.upper()} (information, not a verdict):")
         if title == "Errors":
-            _print_errors(results)
+            _print_errors(results, report["engine"])
             continue
         strict = report["settings"]["strict_readings"]
         for r in results:
-            _print_result(r, "" if title == "Failures" else uncounted(r["status"], r["basis"],
-                                                                       strict))
+            _print_result(r, report["engine"], "" if title == "Failures" else
+                          uncounted(r["status"], r["basis"], strict))
     if handshake and report["results"]:
         print(f"\nevery item ({len(report['results'])}) is an error: the engine never ran")
     found = differences(report)
@@ -715,8 +707,9 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
               f"of {len(reasons)}):")
         for reason, ids in reasons[:TOP_SKIP_REASONS]:
             print(f"  {len(ids):4}  {shown(reason, 160)}")
-        print("skipped, by kind: " + ", ".join(
-            f"{n} {kind}" for kind, n in skip_kinds(report["results"])))
+        kinds = skip_kinds(report["results"])
+        if kinds:
+            print("skipped, by kind: " + ", ".join(f"{n} {kind}" for kind, n in kinds))
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{problem['kind']}: {shown(problem['message'], 2000)}")
@@ -733,6 +726,9 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
           f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
           f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
+    drift = vocabulary.drift_line(report["results"], report["engine"])
+    if drift:
+        print(drift)
     print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): "
           f"{shown(verdict['message'], 2000)}")
     line = coverage_line(report)
@@ -740,7 +736,7 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         print(f"coverage: {line}")
 
 
-def _print_errors(results: list[dict[str, Any]]) -> None:
+def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None:
     """Errors, one block per distinct message: 136 items failing on one NameError in
     the adapter is one thing to fix, not 136."""
     by_message: dict[str, list[dict[str, Any]]] = {}
@@ -748,7 +744,7 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
         by_message.setdefault(r["message"], []).append(r)
     for message, same in sorted(by_message.items(), key=lambda kv: -len(kv[1])):
         if len(same) == 1:
-            _print_result(same[0])
+            _print_result(same[0], engine)
             continue
         first = same[0]
         print(f"\nERROR: {len(same)} items: {shown(message, 300)}")
@@ -757,10 +753,13 @@ def _print_errors(results: list[dict[str, Any]]) -> None:
         others = ", ".join(r["id"] for r in same[1:6])
         print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
         _print_stderr(first["stderr"], "engine stderr (last lines, first item)")
+        hint = vocabulary.drift_hint(first, engine)
+        if hint:
+            print(f"  {hint}")
         print(f"  rerun the first: {first['rerun']}")
 
 
-def _print_result(r: dict[str, Any], why: str = "") -> None:
+def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> None:
     """One failure or error; ``why`` says why it does not count (`uncounted`)."""
     print(f"\n{status_label(r['status'], why)}: {r['id']}  [rules: {', '.join(r['rules'])}]")
     if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
@@ -779,6 +778,9 @@ def _print_result(r: dict[str, Any], why: str = "") -> None:
         print("  counterexample (YAML case):")
         for line in r["counterexample"].splitlines()[:80]:
             print(f"    {shown(line, 500)}")
+    hint = vocabulary.drift_hint(r, engine)   # failing on words newer than the engine?
+    if hint:
+        print(f"  {hint}")
     print(f"  rerun: {r['rerun']}")
 
 

@@ -32,11 +32,12 @@ from conformance._engine import (
 from conformance._errors import did_you_mean
 
 OK, SKIP, BAD = "✓", "–", "✗"
+WARN = "!"   # not a problem (the exit status ignores it), but likely to become one
 
 
 @dataclasses.dataclass
 class Check:
-    mark: str          # OK, SKIP (fine, but worth knowing) or BAD
+    mark: str          # OK, SKIP (fine, but worth knowing), WARN or BAD
     what: str
     fix: str = ""
     detail: str = ""   # the engine's own words (stderr tail, traceback), a few lines
@@ -128,6 +129,20 @@ def _check_hello(doctor: Doctor, hello: dict[str, Any], mutant: str | None = Non
     vocabulary = hello.get("vocabulary")
     if vocabulary is not None:   # optional (issue 26): shown, not judged here
         doctor.add(OK, f"declared vocabulary: {json.dumps(vocabulary, ensure_ascii=False)}")
+        return
+    # optional, but without it the engine is taken to speak the latest version: items
+    # using words added since the engine was written fail instead of being skipped
+    from conformance import vocabulary as words
+
+    installed = ruleset_names()
+    claimed = [r for r in hello.get("rulesets", ()) if r in installed]
+    latest = {r: words.history(r).latest for r in claimed}
+    doctor.add(WARN, "the hello declares no vocabulary version: taken to speak the latest ("
+               + (", ".join(words.version_name(r, v) for r, v in latest.items()) or "none")
+               + ")",
+               f"{words.DECLARE_IT}: \"vocabulary\": "
+               + json.dumps({r: v for r, v in latest.items()}) + " (the versions it was "
+               "written against; docs/protocol.md)")
 
 
 def _known_claims(doctor: Doctor, hello: dict[str, Any]) -> list[str]:

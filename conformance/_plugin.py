@@ -103,10 +103,37 @@ class _Conformance:
         self._sent_problems = 0
         self._began = time.perf_counter()
         self._started = datetime.datetime.now(datetime.UTC)
+        # each item lives under the file that defines it (a case's YAML file, a
+        # property's module), so that its node id, passed back to pytest, runs it
+        self.by_file: dict[Path, list[Case | Property]] = {}
+        targets: list[Case | Property] = [*self.catalogue.cases, *self.suite.properties]
+        for target in targets:
+            self.by_file.setdefault(_defined_in(target), []).append(target)
+        here = config.invocation_params.dir
+        #: the paths the command line names (a node id's file part), resolved
+        self.named = [(here / str(arg).split("::")[0]).resolve() for arg in config.args]
+        self.collected: set[str] = set()   # ids of the items collected from named files
 
-    def pytest_ignore_collect(self, collection_path: Any, config: pytest.Config) -> bool | None:
-        """The catalogue's folders hold this plugin's items, not tests for pytest to find."""
-        return True if str(collection_path) in self.catalogue_dirs else None
+    def _is_named(self, path: Path) -> bool:
+        """Whether the command line names ``path`` or a folder holding it."""
+        return any(n == path or n in path.parents for n in self.named)
+
+    def pytest_ignore_collect(self, collection_path: Path,
+                              config: pytest.Config) -> bool | None:
+        """The catalogue's folders hold this plugin's items, not tests for pytest to find,
+        unless the command line names something inside them."""
+        if str(collection_path) not in self.catalogue_dirs:
+            return None
+        path = collection_path.resolve()
+        return None if any(n == path or path in n.parents for n in self.named) else True
+
+    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> Any:
+        """A case file or property module named on the command line: its items."""
+        path = file_path.resolve()
+        if path in self.by_file and self._is_named(path):
+            return _DefiningFile.from_parent(parent, path=file_path, state=self,
+                                             nodeid=_file_nodeid(parent.session, path))
+        return None
 
     # tryfirst: the items must exist before -k / -m deselection runs over them
     @pytest.hookimpl(tryfirst=True)
@@ -129,17 +156,25 @@ class _Conformance:
             terminal.write_line(f"ENGINE NOT CERTIFIED: the engine could not start: "
                                 f"{shown(self.runner.handshake_error, 2000)}",
                                 red=True, bold=True)
-        collector = _Catalogue.from_parent(session, name="conformance")
+        if self.collected:   # the command line named case files: those items only
+            return
         targets: list[Case | Property] = [*self.catalogue.cases, *self.suite.properties]
         if self.is_worker:  # the report keeps catalogue order whatever the run order
             targets = spread(self.catalogue.cases, self.suite.properties)
+        files: dict[Path, _DefiningFile] = {}
+        made: dict[Path, list[pytest.Item | pytest.Collector]] = {}
         for target in targets:
-            item = _ConformanceItem.from_parent(collector, name=target.id, target=target,
-                                                state=self)
-            if self.known is not None and self.known.matches(item.name):
-                item.add_marker(pytest.mark.xfail(reason=f"listed in {self.known.path}",
-                                                  strict=True))
+            path = _defined_in(target)
+            if path not in files:
+                files[path] = _DefiningFile.from_parent(session, path=path, state=self,
+                                                        nodeid=_file_nodeid(session, path))
+            item = files[path].item(target)
+            item.ihook.pytest_itemcollected(item=item)
+            made.setdefault(path, []).append(item)
             items.append(item)
+        for path, collected in made.items():   # counted: "N tests collected", "collected N"
+            session.ihook.pytest_collectreport(report=pytest.CollectReport(
+                files[path].nodeid, "passed", None, collected))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item,
@@ -207,6 +242,7 @@ class _Conformance:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.report is None:
             return
+        from conformance import vocabulary
         from conformance._verdict import skip_reasons
         from conformance.report._text import differences, handshake_problem, verdict_line
 
@@ -220,6 +256,9 @@ class _Conformance:
         for r in differences(self.report):
             tr.write_line(f"differs from the reference engine: {r['id']}: "
                           f"{shown(r['message'], 160)}")
+        drift = vocabulary.drift_line(self.report["results"], self.report["engine"])
+        if drift:
+            tr.write_line(drift)
         tr.write_line(f"verdict: {shown(verdict_line(self.report), 4000)}")
 
 
@@ -243,9 +282,46 @@ def spread(cases: list[Any], properties: list[Any]) -> list[Any]:
     return out + cases[taken:]
 
 
-class _Catalogue(pytest.Collector):
-    def collect(self) -> list[pytest.Item]:  # items are made by the hook above
-        return []
+def _defined_in(target: Case | Property) -> Path:
+    """The file that defines a case (its YAML file) or a property (its module)."""
+    import inspect
+
+    from conformance._catalogue import Case
+
+    path = target.path if isinstance(target, Case) else inspect.getsourcefile(target.check)
+    return Path(str(path)).resolve()
+
+
+def _file_nodeid(session: pytest.Session, path: Path) -> str:
+    """The node id of a defining file, one that works passed back to pytest from where
+    it was started: relative to that folder, or absolute outside it (an installed
+    catalogue, ``--conformance-cases`` elsewhere)."""
+    try:
+        return path.relative_to(session.config.invocation_params.dir.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+class _DefiningFile(pytest.File):
+    """A case's YAML file or a property's module, holding its conformance items."""
+
+    def __init__(self, *, state: _Conformance, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.state = state
+
+    def item(self, target: Case | Property) -> _ConformanceItem:
+        item = _ConformanceItem.from_parent(self, name=target.id, target=target,
+                                            state=self.state)
+        known = self.state.known
+        if known is not None and known.matches(item.name):
+            item.add_marker(pytest.mark.xfail(reason=f"listed in {known.path}", strict=True))
+        return item
+
+    def collect(self) -> list[pytest.Item]:
+        """Collected only when the command line names this file or its folder."""
+        targets = self.state.by_file.get(self.path.resolve(), [])
+        self.state.collected.update(t.id for t in targets)
+        return [self.item(t) for t in targets]
 
 
 class ConformanceFailure(Exception):
@@ -262,11 +338,13 @@ class _ConformanceItem(pytest.Item):
         self.user_properties += [("rule", rule) for rule in target.rules]
 
     def runtest(self) -> None:
+        from conformance._cache import hypothesis_home
         from conformance._verdict import counts
 
         runner = self.state.runner
         assert runner is not None   # started with the collection
-        result = runner.run_item(self.target)
+        with hypothesis_home():   # around this item only: the user's own tests keep theirs
+            result = runner.run_item(self.target)
         self.result = result  # the report carries it to whoever builds the report
         if result.status == "skip":
             pytest.skip(shown(result.message))
@@ -276,7 +354,7 @@ class _ConformanceItem(pytest.Item):
                 what = ("differs from the reference engine" if result.basis == "reference"
                         else "differs from the catalogue's reading")
                 pytest.xfail(f"{what} (information, not a verdict): {shown(result.message)}")
-            raise ConformanceFailure(_describe(result))
+            raise ConformanceFailure(_describe(result, runner.engine_info))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str | TerminalRepr:
@@ -289,7 +367,9 @@ class _ConformanceItem(pytest.Item):
         return path, getattr(self.target, "line", None), self.name
 
 
-def _describe(result: Result) -> str:
+def _describe(result: Result, engine_info: dict[str, Any]) -> str:
+    from conformance import vocabulary
+
     lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
     if not result.mismatches:  # otherwise the message is the first mismatch, listed below
         lines.append(shown(result.message, 2000))
@@ -303,5 +383,8 @@ def _describe(result: Result) -> str:
             f"| {line}" for line in shown_lines(result.stderr, 30, 200)))
     if result.counterexample:
         lines.append("counterexample:\n" + result.counterexample)
+    hint = vocabulary.drift_hint(result.to_json(), engine_info)
+    if hint:
+        lines.append(hint)
     lines.append(f"rerun: {result.rerun}")
     return "\n".join(lines)

@@ -85,10 +85,30 @@ class Report:
         found = {r["id"]: r for r in self.data["results"]}
         return Result.from_json(found[item_id])
 
+    def _failed(self, counting: bool) -> list[Result]:
+        from conformance.report._text import counted
+
+        return [Result.from_json(r) for r in self.data["results"]
+                if r["status"] in ("fail", "error") and not r.get("expected_failure")
+                and (r["status"] == "error" or counted(self.data, r)) == counting]
+
     @property
     def failures(self) -> list[Result]:
-        """The results that failed or errored, whether or not the verdict counts them."""
-        return [r for r in self.results if r.status in ("fail", "error")]
+        """The failures and errors the verdict rests on (known failures aside): what to
+        fix.  Those that do not count are `information`."""
+        return self._failed(counting=True)
+
+    @property
+    def information(self) -> list[Result]:
+        """Failures that do not count: items relying on a reading (unless the run used
+        ``strict_readings``) and differences from the reference engine."""
+        return self._failed(counting=False)
+
+    @property
+    def known_failures(self) -> list[Result]:
+        """Failures and errors the known-failures file expected."""
+        return [Result.from_json(r) for r in self.data["results"]
+                if r["status"] in ("fail", "error") and r.get("expected_failure")]
 
     @property
     def rules(self) -> list[dict[str, Any]]:

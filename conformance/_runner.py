@@ -104,11 +104,15 @@ def shard_of(item_id: str, shards: int) -> int:
 
 
 def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None, cwd: str,
-                  seed: int) -> str:
-    """A copy-paste shell command that reruns exactly one case or property from ``cwd``;
-    a property's carries the run's ``--seed``, so it generates the same examples."""
+                  seed: int, profile: str | None = None) -> str:
+    """A copy-paste shell command that reruns exactly one case or property from ``cwd``,
+    with the run's ``--profile`` (its timeouts and example counts; the default one
+    depends on CI being set); a property's carries the run's ``--seed`` too, so it
+    generates the same examples."""
     head, tail = _rerun_around(engine_spec, cases_root, cwd)
-    return f"{head} {shlex.quote(item_id)}{tail}" + (f" --seed {seed}" if seed else "")
+    return (f"{head} {shlex.quote(item_id)}{tail}"
+            + (f" --profile {shlex.quote(profile)}" if profile else "")
+            + (f" --seed {seed}" if seed else ""))
 
 
 # Resolving paths walks the file system: do it once per folder, not once per
@@ -263,7 +267,8 @@ class Runner:
         fields.setdefault("needs_vocabulary", wanted.version)
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
                       rerun=rerun_command(self.engine_spec, item.id, self.catalogue.root,
-                                          self._cwd, 0 if kind == "case" else self.profile.seed),
+                                          self._cwd, 0 if kind == "case" else self.profile.seed,
+                                          self.profile.name),
                       basis=basis(item.rules, self.catalogue.rules, item.compares_reference),
                       **fields)
 

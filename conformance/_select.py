@@ -87,6 +87,11 @@ def listing(items: Sequence[Case | Property]) -> list[str]:
     how many items were collected, in pytest's words."""
     lines = [f"{item.id}  [rules: {', '.join(item.rules)}]  "
              f"[features: {', '.join(features(item)[0]) or '-'}]" for item in items]
+    return [*lines, count_line(items)]
+
+
+def count_line(items: Sequence[Case | Property]) -> str:
+    """How many items ``--list`` collected, in pytest's words."""
     cases = sum(isinstance(i, Case) for i in items)
-    return [*lines, f"{len(items)} item(s) would run ({cases} cases, "
-                    f"{len(items) - cases} properties); nothing was run"]
+    return (f"{len(items)} item(s) would run ({cases} cases, "
+            f"{len(items) - cases} properties); nothing was run")

@@ -149,4 +149,16 @@ def replay_hint(engine_spec: str, requests: Path) -> str:
         return f"{shlex.join(shlex.split(rest))} {tail}"
     if kind == "reference":   # the bundled engine's serve() wrapper (the hello names a mutant)
         return f"python -m reference_engine.serve {tail}"
-    return f"<your engine behind conformance.serve()> {tail}"
+    if kind != "python":   # a registered engine: the factory its entry point names
+        from importlib.metadata import entry_points
+
+        # the group conformance._discovery reads (imported from there, it would be a cycle)
+        named = [e.value for e in entry_points(group="card_conformance.engines", name=kind)]
+        if not named:
+            return f"<your engine behind conformance.serve()> {tail}"
+        rest = named[0]
+    # the factory behind conformance.serve(), imported from the folder the run started
+    # in as the CLI imports it (python -c puts that folder on sys.path)
+    module, _, factory = rest.partition(":")
+    code = f"import conformance, {module}; conformance.serve({module}.{factory}())"
+    return f"python -c {shlex.quote(code)} {tail}"

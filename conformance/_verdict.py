@@ -233,8 +233,13 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
 
 
 def skip_kinds(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
-    """Skipped items counted by the kind the engine gave (`Unsupported.kind`)."""
-    return [(kind, len(ids)) for kind, ids in skip_reasons(results, "skip_kind", "no kind given")]
+    """Skipped items counted by the kind the engine gave (`Unsupported.kind`); none when
+    no skip has a kind (a line saying only "N no kind given" tells nothing)."""
+    kinds = [(kind, len(ids)) for kind, ids in skip_reasons(results, "skip_kind", NO_KIND)]
+    return [] if [kind for kind, _ in kinds] == [NO_KIND] else kinds
+
+
+NO_KIND = "no kind given"
 
 
 def skip_reasons(results: list[dict[str, Any]], by: str = "message",

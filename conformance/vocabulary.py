@@ -59,6 +59,8 @@ class History:
     #: Harness-only actions (feature -> why no real game has it): an item using one
     #: has the derived feature `SYNTHETIC`.
     synthetic: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: version -> the day it was released (ISO date), where the history records it
+    dates: Mapping[int, str] = dataclasses.field(default_factory=dict)
 
 
 @cache
@@ -83,7 +85,8 @@ def history(ruleset: str) -> History:
                         for m in entry.get("meanings", []))
     return History(ruleset, max(e["version"] for e in data["versions"]), introduced,
                    tuple(meanings), frozenset(harness_only), data["digest"],
-                   synthetic=data.get("synthetic", {}))
+                   synthetic=data.get("synthetic", {}),
+                   dates={e["version"]: e["date"] for e in data["versions"] if "date" in e})
 
 
 def vocabulary_path(ruleset: str) -> Path | None:
@@ -341,6 +344,52 @@ def undeclared_line(engine_info: Mapping[str, Any], rulesets: Iterable[str]) -> 
     latest = ", ".join(f"{r} {history(r).latest}" for r in missing)
     return (f"the engine declared no vocabulary version for {', '.join(missing)}; "
             f"taken to speak the latest: {latest}")
+
+
+def version_name(ruleset: str, version: int) -> str:
+    """``mtg vocabulary 3 (4 December 2026)``: a version as people name it."""
+    day = history(ruleset).dates.get(version)
+    when = ""
+    if day:
+        import datetime
+
+        date = datetime.date.fromisoformat(day)
+        when = f" ({date.day} {date:%B %Y})"
+    return f"{ruleset} vocabulary {version}{when}"
+
+
+DECLARE_IT = "an engine written against an earlier version declares it in its hello"
+
+
+def _drifted(result: Mapping[str, Any], engine_info: Mapping[str, Any]) -> bool:
+    """A failure of an item using words added after version 1, by an engine that
+    declared no version for its ruleset (so it was taken to speak the latest)."""
+    return (result.get("status") in ("fail", "error")
+            and int(result.get("needs_vocabulary") or 1) > 1
+            and result.get("ruleset") not in declared(engine_info))
+
+
+def drift_hint(result: Mapping[str, Any], engine_info: Mapping[str, Any]) -> str:
+    """The line a failure carries when it may be vocabulary drift (``""`` otherwise)."""
+    if not _drifted(result, engine_info):
+        return ""
+    return (f"this item uses words of {version_name(result['ruleset'], result['needs_vocabulary'])}"
+            f"; {DECLARE_IT}")
+
+
+def drift_line(results: Iterable[Mapping[str, Any]], engine_info: Mapping[str, Any]) -> str:
+    """The summary's line: how many failures use words of which later version
+    (``""`` when none, or when the engine declared its versions)."""
+    count: dict[tuple[str, int], int] = {}
+    for r in results:
+        if _drifted(r, engine_info):
+            key = (r["ruleset"], int(r["needs_vocabulary"]))
+            count[key] = count.get(key, 0) + 1
+    if not count:
+        return ""
+    parts = [f"{n} failure{'s' if n != 1 else ''} use{'' if n != 1 else 's'} words of "
+             f"{version_name(ruleset, version)}" for (ruleset, version), n in sorted(count.items())]
+    return f"{', '.join(parts)}; {DECLARE_IT}"
 
 
 # -- what the runner asks -----------------------------------------------------------------

@@ -69,11 +69,21 @@ def merge_shards(reports: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, d
             for slot in slots]
 
 
+def _one_catalogue(reports: list[dict[str, Any]]) -> bool:
+    """Whether reports whose catalogue digests differ ran one catalogue with different
+    --ruleset: they agree on the own digest of every ruleset they share (if any)."""
+    own = [r["suite"].get("ruleset_digests") for r in reports]
+    if not all(own):   # an older report: only the whole digest to go by
+        return False
+    shared = set.intersection(*(set(o) for o in own))
+    return all(len({o[name] for o in own}) == 1 for name in shared)
+
+
 def compare(reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
     """Build the comparison of already-validated reports (shards are merged first)."""
     reports = merge_shards(reports)
     digests = {r["suite"]["catalogue_digest"] for _, r in reports}
-    shared_only = len(digests) > 1
+    shared_only = len(digests) > 1 and not _one_catalogue([r for _, r in reports])
     notes: list[str] = []
     rule_ids = _shared([[row["id"] for row in r["rules"]] for _, r in reports])
     item_ids = set(_shared([[res["id"] for res in r["results"]] for _, r in reports]))
@@ -82,6 +92,10 @@ def compare(reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
             f"These reports were made against {len(digests)} different catalogues; they are "
             f"compared only on the {len(rule_ids)} rules and {len(item_ids)} cases and "
             "properties they share, and each rule's status here is recomputed from those items.")
+    elif len(digests) > 1:   # one catalogue, run with different --ruleset
+        notes.append(
+            "These reports ran different rulesets; they are compared on the "
+            f"{len(rule_ids)} rules and {len(item_ids)} cases and properties they share.")
     columns = []
     labels: dict[str, int] = {}
     names = [_text.engine_label(r) for _, r in reports]
@@ -154,7 +168,7 @@ def _html_table(comparison: Comparison) -> str:
         parts.append(f"<h3>{e(ruleset)}</h3>")
         rows_by_family: dict[str, list[str]] = {}
         for rule in (r for r in comparison.rules if r["ruleset"] == ruleset):
-            shown = ident(rule["id"], whole=True)
+            shown = ident(rule["id"])
             cells = [f'<span title="{e(rule["title"], 300)}">{shown}</span>',
                      e(rule["title"], 200)]
             for i, column in enumerate(cols):

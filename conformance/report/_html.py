@@ -42,10 +42,12 @@ table.rules td:nth-child(3){min-width:8em}
 .status-error .status,.status.status-error{color:#bc4c00;background:#fff1e5}
 .status-skip .status,.status.status-skip{color:#57606a;background:#f6f8fa}
 .status-uncovered .status,.status.status-uncovered{color:#9a6700;background:#fff8c5}
+.status-informative .status{color:#57606a;font-weight:400}
 article{border-left:4px solid #cf222e;padding-left:.8rem;margin:1.2rem 0}
 article.status-error{border-color:#bc4c00}article.status-pass{border-color:#9a6700}
-#only-failing:checked~table tr.status-pass,#only-failing:checked~table tr.status-skip,
-#only-failing:checked~table tr.status-uncovered{display:none}
+#only-failing:checked~.scroll tr.status-pass,#only-failing:checked~.scroll tr.status-skip,
+#only-failing:checked~.scroll tr.status-uncovered,
+#only-failing:checked~.scroll tr.status-informative{display:none}
 """.replace("FONTS", _chart.FONT_STACK)
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -73,13 +75,11 @@ def _row(cells: list[str], cls: str = "", ident: str = "") -> str:
     return f"<tr{attrs}>{''.join(f'<td>{c}</td>' for c in cells)}</tr>"
 
 
-def _ident(text: str, limit: int = 200, *, whole: bool = False) -> str:
-    """An id, escaped, that a narrow column breaks only after a slash (or a hyphen),
-    never inside a word; ``whole``: short parts not even at a hyphen (rule ids:
-    ``vision/IR-12.3.1``, but ``vision/reading/same-name-any-name-exactly`` may)."""
-    parts = _e(text, limit).split("/")
-    if whole:
-        parts = [f'<span class="seg">{p}</span>' if len(p) <= 16 else p for p in parts]
+def _ident(text: str, limit: int = 200) -> str:
+    """An id, escaped, that a narrow column breaks only after a slash, never inside a
+    part (``vision/qa-2013-11-13/durability-four-survives-entry`` not at its hyphens:
+    half an id reads as another id)."""
+    parts = [f'<span class="seg">{p}</span>' for p in _e(text, limit).split("/")]
     return f'<span class="id">{"/<wbr>".join(parts)}</span>'
 
 
@@ -201,14 +201,17 @@ def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -
         for rule in rules:
             links = " ".join(f'<a href="#{anchor("result", i)}">{_ident(i)}</a>'
                              for i in failing.get(rule["id"], []))
-            cells = [_ident(rule["id"], whole=True), _ident(rule["kind"]), _e(rule["title"], 300),
+            cells = [_ident(rule["id"]), _ident(rule["kind"]), _e(rule["title"], 300),
                      _e(len(rule["cases"])), _e(len(rule["properties"])),
                      _e(_text.mutants_killed(report, rule)),
                      f'<span class="status">{_e(_text.rule_progress(rule))}</span>', links]
-            rows.append(_row(cells, f"status-{_e(rule['status'])}", anchor("rule", rule["id"])))
-        tables.append(f"<h3>{_e(title)}</h3>" + _table(
+            # an informative rule has nothing to follow: not a gap in coverage
+            shown = "informative" if rule["kind"] == "informative" else rule["status"]
+            rows.append(_row(cells, f"status-{_e(shown)}", anchor("rule", rule["id"])))
+        # ids never break inside a part: a narrow window scrolls the table, not the page
+        tables.append(f"<h3>{_e(title)}</h3>" + '<div class="scroll">' + _table(
             ["rule", "kind", "title", "cases", "properties", "mutants", "status", "failing"],
-            rows, "rules"))
+            rows, "rules") + "</div>")
     return ('<section id="rules"><h2>Rules</h2>'
             '<input type="checkbox" id="only-failing">'
             '<label for="only-failing"> show only failing and erroring rules</label>'

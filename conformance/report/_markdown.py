@@ -130,7 +130,7 @@ def _skipped(report: dict[str, Any]) -> list[str]:
     kinds = ", ".join(f"{n} {kind}" for kind, n in skip_kinds(report["results"]))
     return ["## Skipped, by reason",
             "What the engine does not model yet: map these next.",
-            f"By kind: {kinds}.",
+            *([f"By kind: {kinds}."] if kinds else []),
             _table(rows, ["items", "reason", "for example"])]
 
 

@@ -185,3 +185,39 @@ def test_a_python_engine_module_that_exits_at_import_is_exit_4(tmp_path, cases, 
     assert run.returncode == 4, run.stdout + run.stderr
     assert "importing 'exits_engine'" in run.stderr and says in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["api", "list", "plugin"])
+def test_no_hypothesis_folder_is_written_into_the_working_folder(tmp_path, how):
+    """docs/cli.md ("Profiles"): Hypothesis's files go to the suite's cache (or a
+    temporary folder when there is none), never into the folder a run starts in:
+    from Python, with --list and under the pytest plugin as from certify."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env["CONFORMANCE_CACHE"] = "" if how == "plugin" else str(tmp_path / "cache")
+    argv = {"api": ["-c", "import conformance; conformance.certify('reference', "
+                    "rulesets=['zatch'], profile='quick')"],
+            "list": ["-m", "conformance", "run", "--list", "--ruleset", "zatch"],
+            "plugin": ["-m", "pytest", "-p", "no:cacheprovider", "-q", "--engine", "reference",
+                       "--conformance-ruleset", "zatch", "--conformance-profile", "quick"]}[how]
+    work = tmp_path / "work"
+    work.mkdir()
+    ran = subprocess.run([sys.executable, *argv], cwd=work, env=env, capture_output=True,
+                         text=True)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    assert not (work / ".hypothesis").exists()
+
+
+def test_help_lists_init_and_doctor_first(capsys):
+    """A newcomer's first two steps (write an adapter, check it) head the list."""
+    from conformance._cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()
+              if line.startswith("    ") and not line.startswith("     ")]
+    assert listed[:3] == ["init", "doctor", "certify"], listed

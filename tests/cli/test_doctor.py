@@ -106,3 +106,19 @@ def test_an_unasked_for_mutant_in_the_hello_is_a_problem(capsys):
     code, out = doctor(capsys, fake("claims_mutant"))
     assert code == 1, out
     assert "✗ the hello says capabilities.mutant = 'tail-first'" in out, out
+
+
+def test_a_hello_without_a_vocabulary_is_warned_about(capsys):
+    """Optional, but an engine that declares none is taken to speak the latest
+    version: doctor says so (a warning, not a problem) and how to declare it."""
+    from conformance import _doctor
+
+    checks = _doctor.Doctor("x")
+    _doctor._check_hello(checks, {"name": "e", "version": "1", "rulesets": ["mtg"]})
+    (warning,) = [c for c in checks.checks if c.mark == _doctor.WARN]
+    assert warning.what == ("the hello declares no vocabulary version: taken to speak the "
+                            "latest (mtg vocabulary 3 (4 December 2026))")
+    assert '"vocabulary": {"mtg": 3}' in warning.fix
+    assert checks.problems == 0
+    code, out = doctor(capsys, "python:fakes.vision_v1:create_latest")
+    assert code == 0 and "  ! the hello declares no vocabulary version" in out, out

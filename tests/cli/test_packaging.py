@@ -45,3 +45,38 @@ def test_the_wheel_carries_the_catalogue_schemas_and_vocabularies(tmp_path):
     # the skeletons `conformance init` writes and the README points at
     assert {"conformance/templates/skeleton-engine.js",
             "conformance/templates/skeleton_adapter.py"} <= names
+
+
+def test_the_metadata_a_package_index_shows():
+    """A pytest plugin on the package index: its licence text, its addresses, and
+    classifiers that say what it is and which Pythons it runs on (requires-python)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    licence = (ROOT / "LICENSE").read_text()
+    assert project["license"] == {"text": "MIT"} and licence.startswith("MIT License")
+    assert "Copyright (c) 2026 the card-conformance authors" in licence
+    assert {"Homepage", "Source", "Issues", "Documentation"} <= set(project["urls"])
+    classifiers = set(project["classifiers"])
+    assert {"Framework :: Pytest", "Topic :: Software Development :: Testing",
+            "License :: OSI Approved :: MIT License", "Typing :: Typed"} <= classifiers
+    lowest = int(project["requires-python"].removeprefix(">=3."))
+    versions = sorted(int(c.rsplit(".", 1)[1]) for c in classifiers
+                      if c.startswith("Programming Language :: Python :: 3."))
+    assert versions[0] == lowest and versions == list(range(lowest, versions[-1] + 1))
+    assert (ROOT / "conformance" / "py.typed").is_file()
+
+
+@pytest.mark.slow
+def test_the_wheel_is_typed_and_carries_its_licence(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT),
+                    "-w", str(tmp_path)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("card_conformance-*.whl")
+    archive = zipfile.ZipFile(wheel)
+    names = set(archive.namelist())
+    assert "conformance/py.typed" in names   # PEP 561: mypy and pyright read the types
+    assert any(n.endswith(".dist-info/LICENSE") or "/licenses/LICENSE" in n for n in names)
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    text = archive.read(metadata).decode()
+    assert "Classifier: Framework :: Pytest" in text
+    assert "Project-URL: Source, https://" in text

@@ -175,6 +175,23 @@ def test_collect_only_lists_items_without_a_verdict(pytester):
     assert "verdict" not in result.stdout.str()
 
 
+def test_collect_only_node_ids_run_their_item_when_passed_back(pytester):
+    """`--co -q` prints real node ids (the case's file :: its id), a right count line,
+    nothing else; each id given back to pytest runs that one item."""
+    listed = run_pytest(pytester, "python:toy:ToyEngine", "--co", "-q")
+    lines = [line for line in listed.stdout.lines if line.strip()]
+    assert lines[-1].startswith("2 tests collected"), lines
+    ids = lines[:-1]
+    assert [i.split("::")[-1] for i in ids] == ["toy/add/two-plus-three", "toy/negative/rejected"]
+    for node_id in ids:
+        assert (pytester.path / node_id.split("::")[0]).is_file()
+        result = run_pytest(pytester, "python:toy:ToyEngine", "-v", node_id)
+        result.assert_outcomes(passed=1)
+        result.stdout.fnmatch_lines([f"{node_id} PASSED*"])
+    folder = run_pytest(pytester, "python:toy:ToyEngine", "--co", "-q", "cases")
+    assert [line for line in folder.stdout.lines if "::" in line] == ids
+
+
 def test_under_xdist_properties_are_spread_over_the_first_two_thirds():
     from itertools import pairwise
 
@@ -209,3 +226,18 @@ def test_an_oversized_known_failures_file_is_a_usage_error(pytester):
     assert result.ret == 4
     result.stderr.fnmatch_lines(["*known-failures file*over the 1048576-byte limit*"])
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_failure_on_words_the_engine_did_not_declare_says_so(pytester, monkeypatch):
+    """Vocabulary drift (conformance/vocabulary.py): the failure and the summary say the
+    item uses words of a later version, and how an older engine declares its own."""
+    monkeypatch.setenv("PYTHONPATH", str(HERE.parent))   # tests/: fakes.vision_v1
+    result = pytester.runpytest("-p", "no:cacheprovider", "--engine",
+                                "python:fakes.vision_v1:create_undeclared",
+                                "--conformance-ruleset", "vision", "--conformance-profile",
+                                "quick", "-k", "rule-overrides-immunity")
+    result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
+    result.stdout.fnmatch_lines([
+        "this item uses words of vision vocabulary 2 (1 December 2026); an engine written "
+        "against an earlier version declares it in its hello",
+        "1 failure uses words of vision vocabulary 2 (1 December 2026)*"])

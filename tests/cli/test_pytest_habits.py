@@ -158,6 +158,14 @@ def test_list_prints_what_would_run_and_runs_nothing(cases):
     assert "2 item(s) would run (2 cases, 0 properties); nothing was run" in lines[-1]
 
 
+def test_list_quiet_prints_the_ids_only(cases):
+    """Terse, as `pytest --co -q`: one id a line on stdout (for a pipe), the count apart."""
+    proc = conformance("run", "--cases", cases, "--list", "-q", "--rule", "toy/R-1")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["toy/add/two-plus-three", "toy/add/one-plus-one"]
+    assert proc.stderr.strip() == "2 item(s) would run (2 cases, 0 properties); nothing was run"
+
+
 def test_list_shows_the_features_of_catalogue_items():
     proc = conformance("run", "--list", "--ruleset", "vision", "--no-properties")
     assert proc.returncode == 0, proc.stderr

@@ -173,3 +173,22 @@ def test_an_in_process_skip_is_transcribed_as_serve_writes_it():
     request = transcript.requests[-1]
     served, _ = handle(Gap(), request)
     assert transcript.replies[-1] == encode(served)
+
+
+def test_the_printed_replay_command_of_a_python_engine_runs(tmp_path):
+    """certify prints a command that replays a `python:` engine's transcript: a real
+    one (the factory behind conformance.serve()), not a placeholder, and diff is silent."""
+    import os
+
+    cases = write_catalogue(tmp_path / "cases")
+    out = tmp_path / "out"
+    proc = conformance("certify", "--engine", "python:toy:WrongEngine", "--cases", cases,
+                       "--out", out, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if "| diff -" in x)
+    command = line[line.index("python -c "):]
+    assert "<" not in command.split(" < ", 1)[0], command   # no <placeholder>
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    replay = subprocess.run(sys.executable + command.removeprefix("python"), shell=True,
+                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0 and replay.stdout == "", replay.stdout + replay.stderr

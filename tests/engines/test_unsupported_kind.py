@@ -56,3 +56,24 @@ def test_skips_are_counted_by_kind():
                                      {"id": "c", "status": "skip"},
                                      {"id": "d", "status": "pass", "skip_kind": None}]
     assert skip_kinds(results) == [("engine-gap", 2), ("no kind given", 1)]
+
+
+def test_no_kind_line_when_no_skip_has_a_kind(capsys):
+    """"skipped, by kind: 2 no kind given" says nothing: the line goes (CLI, Markdown)."""
+    from pathlib import Path
+
+    import toy
+
+    from conformance._cli import main
+
+    results: list[dict[str, Any]] = [{"id": "a", "status": "skip"}, {"id": "b", "status": "skip"}]
+    assert skip_kinds(results) == []
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = toy.write_catalogue(Path(tmp) / "cases")
+        main(["run", "--engine", "python:toy:SkippingEngine", "--cases", str(cases),
+              "--allow-no-verdict", "--profile", "quick", "--out", str(Path(tmp) / "out")])
+        out = capsys.readouterr().out
+        assert "skipped, by reason" in out and "by kind" not in out, out
+        assert "By kind" not in (Path(tmp) / "out" / "report.md").read_text()

@@ -77,3 +77,51 @@ def test_the_report_is_what_report_json_holds(cases: Path, tmp_path: Path) -> No
     assert on_disk == report.to_json()
     assert report.engine["spec"] == "python:toy:ToyEngine"
     assert {row["id"] for row in report.rules} >= {"toy/R-1", "toy/R-2"}
+
+
+def test_certify_takes_every_option_of_the_certify_command() -> None:
+    """The docs say the keywords are certify's options of the same names: each one
+    the command takes (but those about printing, the output folder and reruns) is a
+    keyword of `conformance.certify`."""
+    import argparse
+    import inspect
+
+    from conformance._cli import _parser
+
+    parser = _parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    options = {a.dest for a in sub.choices["certify"]._actions if a.option_strings}
+    about_printing = {"help", "quiet", "verbose", "durations", "format", "list", "last_failed",
+                      "transcript", "engine"}
+    keywords = set(inspect.signature(conformance.certify).parameters)
+    # `--cases` is `cases`; `--ruleset`/`--rule` are the plural lists; `--no-properties`
+    # is `properties=False`
+    renamed = {"ruleset": "rulesets", "rule": "rules", "no_properties": "properties"}
+    missing = {renamed.get(o, o) for o in options - about_printing} - keywords
+    assert not missing, f"certify() lacks {sorted(missing)}"
+
+
+def test_certify_fail_under_and_allow_no_verdict_decide_the_exit(cases: Path) -> None:
+    report = conformance.certify("python:toy:ToyEngine", cases=cases, profile="quick",
+                                 select=["toy/add/*"], fail_under=100)
+    assert report.exit_code == conformance.ExitCode.FAILURES, report.to_json()["verdict"]
+    skipping = conformance.certify("python:toy:SkippingEngine", cases=cases, profile="quick")
+    assert skipping.exit_code != 0
+    allowed = conformance.certify("python:toy:SkippingEngine", cases=cases, profile="quick",
+                                  allow_no_verdict=True)
+    assert allowed.exit_code == 0
+
+
+def test_failures_are_what_the_verdict_counts_the_rest_is_information(cases: Path) -> None:
+    """`report.failures` is what to fix; a failure of an item relying on a reading
+    or differing from the reference engine does not count: `report.information`."""
+    data = conformance.certify(toy.WrongEngine(), cases=cases, profile="quick").to_json()
+    (failed,) = [r for r in data["results"] if r["status"] == "fail"]
+    assert [r.id for r in Report(data).failures] == [failed["id"]]
+    for basis in ("reading", "reference"):
+        failed["basis"] = basis
+        report = Report(data)
+        assert report.failures == [] and [r.id for r in report.information] == [failed["id"]]
+    failed["basis"], failed["expected_failure"] = "seed", True
+    assert Report(data).failures == [] and [r.id for r in Report(data).known_failures] == \
+        [failed["id"]]

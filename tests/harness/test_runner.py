@@ -44,6 +44,8 @@ def test_wrong_engine_fails_with_difference_and_rerun(tmp_path):
                                      "expected": 5, "observed": 6}]
     assert result["rerun"].startswith("conformance run --engine python:toy:WrongEngine "
                                       "--select toy/add/two-plus-three")
+    # with the run's profile: the default one depends on CI being set
+    assert result["rerun"].endswith(" --profile quick"), result["rerun"]
     assert exit_status(report) == ExitCode.FAILURES
     assert {r["id"]: r for r in report["rules"]}["toy/R-1"]["status"] == "fail"
 

@@ -298,3 +298,32 @@ def test_validate_lists_features(capsys) -> None:
     line = next(x for x in lines if x.startswith("vision/qa-363/instant-death-does-not-satisfy "))
     assert "(needs vision vocabulary 2: trigger.event=battle_damage_dealt)" in line
     assert any(x.startswith("vision/prop/") for x in lines)
+
+
+# -- drift: an engine of an earlier version that did not declare it --------------------
+def test_failures_on_newer_words_of_an_undeclared_engine_say_so(tmp_path) -> None:
+    """An engine written against vision 1 that declares nothing is taken to speak 2:
+    the items using words of 2 fail.  Each such failure, and the summary, say which
+    version those words are from and that declaring it in the hello skips them."""
+    from commands import conformance_in_process
+
+    said = ("8 failures use words of vision vocabulary 2 (1 December 2026); an engine "
+            "written against an earlier version declares it in its hello")
+    ran = conformance_in_process("run", "--engine", "python:fakes.vision_v1:create_undeclared",
+                                 "--ruleset", "vision", "--profile", "quick", cwd=tmp_path)
+    assert said in ran.stdout.splitlines(), ran.stdout
+    failure = ran.stdout.split("FAIL: vision/qa-363/instant-death-does-not-satisfy", 1)[1]
+    failure = failure.split("rerun:", 1)[0]
+    assert ("this item uses words of vision vocabulary 2 (1 December 2026); an engine "
+            "written against an earlier version declares it in its hello") in failure
+    # declared, the same engine gets skips, and no word about drift
+    declared = conformance_in_process("run", "--engine", "python:fakes.vision_v1:create",
+                                      "--ruleset", "vision", "--profile", "quick", cwd=tmp_path)
+    assert "uses words of" not in declared.stdout and "use words of" not in declared.stdout
+
+
+def test_version_names_carry_the_release_date() -> None:
+    assert vocabulary.version_name("mtg", 3) == "mtg vocabulary 3 (4 December 2026)"
+    for ruleset in RULESETS:
+        found = vocabulary.history(ruleset)
+        assert sorted(found.dates) == list(range(1, found.latest + 1)), ruleset

@@ -67,6 +67,7 @@ def test_markdown_marks_each_engine(reference):
 def test_different_catalogues_are_compared_on_shared_items_only(reference):
     other = copy.deepcopy(reference)
     other["suite"]["catalogue_digest"] = "sha256:" + "0" * 64
+    other["suite"]["ruleset_digests"]["vision"] = "sha256:" + "0" * 64   # its files differ
     dropped = other["results"].pop(0)
     comparison = _compare.compare([("a", reference), ("b", other)])
     assert comparison.shared_only
@@ -140,3 +141,25 @@ def test_failing_items_show_values_as_json_like_every_other_view(reference):
 def test_rule_ids_break_only_between_their_parts(reference):
     page = _compare.render_html(_compare.compare([("a.json", reference)]))
     assert '<span class="seg">vision</span>/<wbr><span class="seg">IR-12.3.1</span>' in page
+
+
+def test_one_catalogue_run_with_different_rulesets_is_not_two_catalogues(tmp_path):
+    """`--ruleset mtg` and `--ruleset mtg --ruleset zatch` on one catalogue have
+    different catalogue digests, but each ruleset's own digest agrees: the page says
+    they ran different rulesets, not that they ran "2 different catalogues"."""
+    def run(*rulesets: str) -> tuple[str, dict]:
+        out = tmp_path / "-".join(rulesets)
+        argv = ["certify", "--engine", "reference", "--no-properties", "-q", "--out", str(out)]
+        assert main([*argv, *(f"--ruleset={r}" for r in rulesets)]) == 0
+        return str(out), json.loads((out / "report.json").read_text("utf-8"))
+
+    one, two = run("mtg"), run("mtg", "zatch")
+    assert one[1]["suite"]["catalogue_digest"] != two[1]["suite"]["catalogue_digest"]
+    comparison = _compare.compare([one, two])
+    assert not comparison.shared_only
+    assert comparison.notes and "ran different rulesets" in comparison.notes[0]
+    for page in (_compare.render_html(comparison), _compare.render_markdown(comparison)):
+        assert "different catalogues" not in page
+    # a ruleset whose own files differ is another catalogue
+    two[1]["suite"]["ruleset_digests"]["mtg"] = "sha256:" + "0" * 64
+    assert _compare.compare([one, two]).shared_only

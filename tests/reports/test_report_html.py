@@ -18,6 +18,7 @@ from test_report_samples import (
     hostile_report,
     partial_report,
     rerun,
+    rule,
     sample_report,
 )
 
@@ -107,7 +108,7 @@ def test_failures_can_be_reached_and_filtered_without_javascript() -> None:
     assert {"failures", "errors", "unexpected-passes"} <= hrefs
     assert hrefs <= page.ids(), hrefs - page.ids()  # every link lands somewhere
     assert ("input", {"type": "checkbox", "id": "only-failing"}) in page.tags
-    assert "#only-failing:checked~table tr.status-pass" in text
+    assert "#only-failing:checked~.scroll tr.status-pass" in text
 
 
 def test_a_partial_report_carries_a_banner() -> None:
@@ -177,3 +178,21 @@ def test_rule_ids_wrap_between_parts_and_labels_have_a_cjk_font() -> None:
     for stack in (body, html.unescape(svg)):
         assert "Noto Sans CJK JP" in stack and "Hiragino Sans" in stack
         assert stack.rstrip().endswith("sans-serif")
+
+
+def test_item_ids_break_only_between_parts_and_informative_rules_are_not_gaps() -> None:
+    """Every part of an id, rule or item, is kept whole (a break inside
+    ``durability-four-survives-entry`` reads as two ids); an informative rule, which
+    has nothing to follow, is not styled as an uncovered one."""
+    report = sample_report()
+    item = "vision/qa-2013-11-13/durability-four-survives-entry"
+    report["results"][1]["id"] = item
+    report["rules"].append(rule("vision/IR-0", "uncovered", kind="informative"))
+    text = render(report, "html")
+    assert ('<span class="seg">vision</span>/<wbr><span class="seg">qa-2013-11-13</span>/<wbr>'
+            '<span class="seg">durability-four-survives-entry</span>') in text
+    page = Page(text)
+    rows = {a["id"]: a["class"] for t, a in page.tags if t == "tr" and a.get("id")}
+    assert rows["rule-vision_2fIR-0"] == "status-informative"
+    assert rows["rule-vision_2fIR-1"] == "status-uncovered"
+    assert "~.scroll tr.status-informative{display:none}" in text
