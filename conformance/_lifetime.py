@@ -15,7 +15,9 @@ settings keep every descendant findable, and a kill at each stop finds them:
   which nothing can unset and every descendant inherits) and a marker variable
   naming the harness in its environment.  Among the harness's own children, the
   orphans an engine left behind are the ones with either (the environment can be
-  emptied by an ``exec``; ``no_new_privs`` only tells when the harness lacks it).
+  emptied by an ``exec``; ``no_new_privs`` only tells when the harness lacks it: a
+  harness that has it, in a hardened container, looks for a message-queue size limit
+  one byte under its own, which the engine is also given).
 
 `contain` stops the engine's tree and those orphans with SIGSTOP until a fresh
 scan finds nothing new (a stopped process cannot fork, and its children stay
@@ -31,6 +33,7 @@ import atexit
 import contextlib
 import ctypes
 import os
+import resource
 import secrets
 import signal
 import subprocess
@@ -42,6 +45,8 @@ from collections.abc import Callable, Iterable
 MARKER = "CONFORMANCE_ENGINE_OF"
 #: How long `contain` may take to freeze and kill a tree (a fork bomb is not waited out).
 CONTAIN_LIMIT = 2.0
+#: How long `_chase` watches for new orphans after the last one it caught.
+QUIET = 0.05
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_NO_NEW_PRIVS = 38
@@ -92,9 +97,13 @@ def preexec(then: Callable[[], None] | None) -> Callable[[], None] | None:
     if prctl is None:
         return then
 
+    mark = _limit_mark()
+
     def engine_side() -> None:
         prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if mark is not None:
+            resource.setrlimit(resource.RLIMIT_MSGQUEUE, mark)
         if then is not None:
             then()
 
@@ -119,6 +128,8 @@ def contain(proc: subprocess.Popen[bytes]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         proc.kill()
+    if supported():
+        frozen |= _chase(frozen)
     for pid in frozen:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
@@ -129,6 +140,7 @@ def sweep() -> None:
     """Kill and reap the orphans engines of ours left behind (interpreter exit)."""
     if supported() and _owner == os.getpid():
         frozen = _freeze(None)
+        frozen |= _chase(frozen)
         for pid in frozen:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
@@ -170,6 +182,60 @@ def _freeze(root: int | None) -> set[int]:
     return frozen
 
 
+def _chase(frozen: set[int]) -> set[int]:
+    """Stop the engines' orphans that a scan of /proc cannot see in time: a process that
+    forks and exits in a loop has a new pid before a scan ends.  Its every new pid is
+    an orphan that comes to us, the subreaper (or to a stopped process of ``frozen``),
+    so reading those parents' child lists (one small file each) finds it within
+    microseconds, and it is stopped at once, before it looks at anything; a child of
+    ours the engine did not start (no mark) is let go on.  Ends once the lists have
+    held nothing new for `QUIET` seconds, or at `CONTAIN_LIMIT`."""
+    me, caught, innocent = os.getpid(), set[int](), set(_live)
+    deadline = time.monotonic() + CONTAIN_LIMIT
+    quiet_until = time.monotonic() + QUIET
+    while time.monotonic() < min(deadline, quiet_until):
+        for parent in (me, *frozen, *caught):
+            for pid in _child_list(parent):
+                if pid in caught or pid in frozen or pid in innocent:
+                    continue
+                if parent == me and _zombie(pid):   # a loop's last pid: reap it, or
+                    if _marked(pid):                 # thousands slow every scan down
+                        with contextlib.suppress(ChildProcessError):
+                            os.waitpid(pid, os.WNOHANG)
+                    else:
+                        innocent.add(pid)
+                    continue
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)   # first: a stopped process forks no more
+                if parent == me and not _marked(pid):
+                    innocent.add(pid)
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(pid, signal.SIGCONT)
+                    continue
+                caught.add(pid)
+                quiet_until = time.monotonic() + QUIET
+    return caught
+
+
+def _zombie(pid: int) -> bool:
+    """Whether ``pid`` has exited and waits to be reaped."""
+    with contextlib.suppress(OSError, IndexError), open(f"{_PROC}/{pid}/stat", "rb") as stat:
+        return stat.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    return False
+
+
+def _child_list(pid: int) -> list[int]:
+    """``pid``'s children, from /proc/PID/task/*/children (an orphan may be given to
+    any of its threads)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"{_PROC}/{pid}/task"):
+            with contextlib.suppress(OSError, ValueError), \
+                    open(f"{_PROC}/{pid}/task/{task}/children", "rb") as children:
+                found += [int(child) for child in children.read().split()]
+    return found
+
+
 def _children() -> dict[int, list[int]]:
     """Every process's children, from the parent links in /proc/PID/stat."""
     children: dict[int, list[int]] = {}
@@ -202,7 +268,31 @@ def _marked(pid: int) -> bool:
     with contextlib.suppress(OSError), open(f"{_PROC}/{pid}/environ", "rb") as environ:
         if marker in environ.read().split(b"\0"):
             return True
-    return not _no_new_privs("self") and _no_new_privs(str(pid))
+    if not _no_new_privs("self"):
+        return _no_new_privs(str(pid))
+    return _limit_marked(pid)
+
+
+def _limit_mark() -> tuple[int, int] | None:
+    """The third mark, for a harness that itself runs with no_new_privs (a hardened
+    container) when an orphan has emptied its environment: a POSIX message-queue size
+    limit one byte under ours, which every descendant inherits through fork and exec
+    and which nothing an engine does by accident changes."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_MSGQUEUE)
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return None
+    return soft - 1, hard
+
+
+def _limit_marked(pid: int) -> bool:
+    mark = _limit_mark()
+    if mark is None:
+        return False
+    with contextlib.suppress(OSError), open(f"{_PROC}/{pid}/limits", "rb") as limits:
+        for line in limits:
+            if line.startswith(b"Max msgqueue size"):
+                return line.split()[3] == str(mark[0]).encode()
+    return False
 
 
 def _no_new_privs(pid: str) -> bool:

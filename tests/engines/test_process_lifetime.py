@@ -73,6 +73,30 @@ def test_an_engine_that_exits_while_a_grandchild_holds_stdout_has_exited(tmp_pat
     assert not file.exists()
 
 
+def no_new_privs() -> None:
+    """Between fork and exec: the harness as a hardened container starts it."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(38, 1, 0, 0, 0)   # PR_SET_NO_NEW_PRIVS
+
+
+def test_a_harness_with_no_new_privs_still_tells_the_engines_orphans(tmp_path):
+    """Under no_new_privs every process has it: an orphan that emptied its environment
+    is told by the message-queue limit mark (conformance/_lifetime.py)."""
+    file = tmp_path / "report.json"
+    engine = fake_engine("escapes.py", "--file", str(file), "--delay", str(DELAY),
+                         "--clear-env", "--exit-at", "act")
+    harness = subprocess.run([sys.executable, "-m", "conformance", "certify", "--engine",
+                              engine, "--ruleset", "vision", "--no-properties",
+                              "--select", "vision/qa-269/*", "--profile", "quick", "-q"],
+                             env=TOY_ENV, capture_output=True, text=True, timeout=300,
+                             preexec_fn=no_new_privs)
+    assert harness.returncode == 2, harness.stdout + harness.stderr   # the engine exited
+    assert gone(int(Path(f"{file}.pid").read_text())), "the orphan outlived certify"
+    time.sleep(DELAY + 1.0)
+    assert not file.exists(), "the orphan wrote after the run"
+
+
 def test_an_interrupted_run_leaves_nothing_behind(tmp_path):
     file = tmp_path / "report.json"
     engine = fake_engine("escapes.py", "--file", str(file), "--delay", str(DELAY),
