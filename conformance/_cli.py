@@ -466,7 +466,20 @@ def _locked(out: Path | None) -> Iterator[None]:
     from conformance import _files
 
     _files.refuse_link(path)
-    with open(path, "a+", encoding="utf-8") as handle:
+    import stat
+
+    flags = (os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK
+             | os.O_CLOEXEC)
+    try:   # non-blocking: a fifo there must not hang the open
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        raise UsageError(f"cannot take the lock {path}: {exc.strerror}; it must be a "
+                         "regular file (remove what is there, or give another --out)") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"cannot take the lock {path}: it is not a regular file; remove "
+                         "what is there, or give another --out")
+    with open(fd, "a+", encoding="utf-8") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
