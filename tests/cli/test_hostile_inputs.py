@@ -4,10 +4,8 @@ documented exit code, never a traceback, a hang or a forged line in the CI log."
 
 from __future__ import annotations
 
-import copy
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -49,3 +47,36 @@ def test_a_lock_that_is_not_a_regular_file_is_exit_4_in_one_line(tmp_path, cases
     assert f"cannot take the lock {lock}" in ran.stderr
     assert "Traceback" not in ran.stderr and len(ran.stderr.splitlines()) == 1
     assert not (out / "report.json").exists()
+
+
+@pytest.mark.parametrize("command", ["report", "failures", "diff", "merge", "compare"])
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
+def test_a_report_that_is_not_a_bounded_regular_file_is_exit_4(tmp_path, command, kind,
+                                                                monkeypatch):
+    from conformance import _selfcheck
+
+    path = tmp_path / "report.json"
+    if kind == "fifo":
+        os.mkfifo(path)   # reading it would wait for a writer forever
+    elif kind == "device":
+        path = Path("/dev/zero")   # never ends
+    else:
+        monkeypatch.setattr(_selfcheck, "MAX_BYTES", 1000)
+        path.write_text(" " * 1001 + "{}")
+    args = {"report": ["report", path, "--format", "json"], "failures": ["failures", path],
+            "diff": ["diff", path, path], "merge": ["merge", path, "--out", tmp_path / "m"],
+            "compare": ["compare", path, "--out", tmp_path / "c"]}[command]
+    ran = conformance(*args)
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+    assert f"cannot read report {path}" in ran.stderr
+    assert ("not a regular file" if kind != "huge" else "more than the") in ran.stderr
+
+
+def test_last_failed_does_not_read_a_previous_report_that_is_a_fifo(tmp_path, cases):
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "report.json")
+    ran = conformance("certify", "--engine", "python:toy:ToyEngine", "--cases", cases, "-q",
+                      "--out", out, "--last-failed")
+    assert "--last-failed: cannot read the previous report" in ran.stderr
+    assert "not a regular file" in ran.stderr
