@@ -20,6 +20,7 @@ the CI log, it tells whether a report.json is still the one the run wrote.
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 from collections.abc import Iterator
@@ -136,7 +137,36 @@ def load_json(path: str | Path) -> Any:
     if depth(data) > MAX_DEPTH:
         raise UsageError(f"cannot read report {path}: its JSON nests more than {MAX_DEPTH} "
                          "levels deep; it is not a report.json certify wrote")
+    where = out_of_range(data)
+    if where:
+        raise UsageError(f"cannot read report {path}: {where} is a number beyond what a "
+                         f"report holds (integers within +-2**63, finite numbers); it is "
+                         "not a report.json certify wrote")
     return data
+
+
+#: The largest magnitude of an integer in a report (a 64-bit integer's).
+MAX_INT = 2**63
+
+
+def out_of_range(value: Any) -> str:
+    """Where in ``value`` (a report's JSON) a number lies beyond `MAX_INT`, or is a
+    float that is not finite (``1e400`` reads as infinity): ``results[0].duration``;
+    "" when none does.  Such a number is valid JSON and fits the schema, but no
+    renderer or sum of durations is made for it."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, bool):
+            continue
+        elif ((isinstance(item, int) and not -MAX_INT <= item <= MAX_INT)
+              or (isinstance(item, float) and not math.isfinite(item))):
+            return where or "the report"
+    return ""
 
 
 def check(report: dict[str, Any], path: str | Path) -> None:

@@ -4,6 +4,7 @@ documented exit code, never a traceback, a hang or a forged line in the CI log."
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -80,3 +81,20 @@ def test_last_failed_does_not_read_a_previous_report_that_is_a_fifo(tmp_path, ca
                       "--out", out, "--last-failed")
     assert "--last-failed: cannot read the previous report" in ran.stderr
     assert "not a regular file" in ran.stderr
+
+
+@pytest.mark.parametrize("number", [10**4000, 2**64, "1e400"])
+@pytest.mark.parametrize("command", ["report-junit", "merge", "diff", "failures"])
+def test_a_number_no_report_holds_is_exit_4_naming_the_field(tmp_path, wrong, number,
+                                                              command):
+    big = copy.deepcopy(wrong)
+    big["results"][0]["duration"] = "###"
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(big).replace('"###"', str(number)), "utf-8")
+    args = {"report-junit": ["report", path, "--format", "junit"],
+            "merge": ["merge", path, "--out", tmp_path / "m"],
+            "diff": ["diff", path, path], "failures": ["failures", path]}[command]
+    ran = conformance(*args)
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+    assert "results[0].duration is a number beyond what a report holds" in ran.stderr
+    assert not (tmp_path / "m" / "report.json").exists()
