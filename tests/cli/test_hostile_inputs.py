@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from commands import conformance_child, fake_engine
 from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
@@ -98,3 +99,32 @@ def test_a_number_no_report_holds_is_exit_4_naming_the_field(tmp_path, wrong, nu
     assert ran.returncode == 4, ran.stdout + ran.stderr
     assert "results[0].duration is a number beyond what a report holds" in ran.stderr
     assert not (tmp_path / "m" / "report.json").exists()
+
+
+def test_a_reply_holding_a_lone_surrogate_is_a_protocol_violation(tmp_path):
+    out = tmp_path / "out"
+    ran = conformance_child("certify", "--engine", fake_engine("surrogate.py"), "--ruleset",
+                            "vision", "--profile", "quick", "--select", "vision/qa-269*",
+                            "-q", "--out", out)
+    assert ran.returncode == 2, ran.stdout + ran.stderr
+    assert "lone surrogate" in ran.stdout and "Traceback" not in ran.stderr
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    assert "\ud800" not in json.dumps(report, ensure_ascii=False)
+    for args in (["failures", out / "report.json"],
+                 ["compare", out / "report.json", "--out", tmp_path / "cmp"]):
+        again = conformance_child(*args)
+        assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+
+
+def test_failures_and_compare_show_a_lone_surrogate_a_report_holds(tmp_path, wrong):
+    held = copy.deepcopy(wrong)
+    failing = next(r for r in held["results"] if r["status"] == "fail")
+    failing["message"] = "boom \ud800"   # written as the escape "\ud800": valid JSON
+    held["engine"]["name"] = "s\ud800"
+    path = write(tmp_path / "report.json", held)
+    ran = conformance_child("failures", path)
+    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
+    assert "boom \\ud800" in ran.stdout
+    ran = conformance_child("compare", path, "--out", tmp_path / "cmp")
+    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
+    assert "\\ud800" in (tmp_path / "cmp" / "compare.md").read_text("utf-8")
