@@ -128,3 +128,62 @@ def test_failures_and_compare_show_a_lone_surrogate_a_report_holds(tmp_path, wro
     ran = conformance_child("compare", path, "--out", tmp_path / "cmp")
     assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr
     assert "\\ud800" in (tmp_path / "cmp" / "compare.md").read_text("utf-8")
+
+
+#: Text a forger puts in a report: lines of its own, workflow commands, a verdict.
+FORGE = "\n::error::FORGED\nFORGED verdict: pass ##[error]"
+
+
+def forged_lines(text: str, posing: bool = True) -> list[str]:
+    """Lines a CI runner would run as a workflow command, or (``posing``) that pose as
+    the suite's own lines."""
+    return [line for line in text.splitlines()
+            if line.lstrip().startswith("::") or "##[" in line
+            or (posing and line.startswith("FORGED"))]
+
+
+@pytest.fixture(scope="module")
+def forged(wrong) -> dict:
+    """``wrong`` with hostile text in an item id, the engine name, a rule's title,
+    locations and rerun lines, and otherwise consistent: every reading command accepts it."""
+    failing = next(r for r in wrong["results"] if r["status"] == "fail")
+    text = json.dumps(wrong).replace(json.dumps(failing["id"]),
+                                     json.dumps(failing["id"] + FORGE))
+    report: dict = json.loads(text)
+    report["engine"]["name"] = "e" + FORGE
+    report["rules"][0]["title"] += FORGE
+    for r in report["results"]:
+        r["location"], r["rerun"] = "l" + FORGE, "r" + FORGE
+    return report
+
+
+@pytest.mark.parametrize("name", ["diff", "merge", "gate", "rules", "report md",
+                                  "last-failed"])
+def test_no_command_prints_a_forged_line_from_a_report(tmp_path, wrong, forged, cases, name):
+    old, new = write(tmp_path / "old.json", wrong), write(tmp_path / "new.json", forged)
+    lf = tmp_path / "lf"
+    lf.mkdir()
+    write(lf / "report.json", forged)
+    runs = {
+        "diff": ["diff", old, new],
+        "merge": ["merge", new, "--out", tmp_path / "m"],
+        "gate": ["gate", old, new, "--format", "text"],
+        "rules": ["rules", "--report", new, "--cases", cases],
+        "report md": ["report", new, "--format", "md"],
+        "last-failed": ["certify", "--engine", "python:toy:ToyEngine", "--cases", cases,
+                        "-q", "--out", lf, "--last-failed"],
+    }
+    ran = conformance(*runs[name])
+    assert "FORGED" in ran.stdout + ran.stderr, ran.stdout + ran.stderr
+    # a whole Markdown report holds the text's lines: none may run as a command
+    posing = name != "report md"
+    assert forged_lines(ran.stdout + "\n" + ran.stderr, posing) == []
+
+
+def test_an_error_quoting_a_report_prints_no_forged_line(tmp_path, wrong):
+    bad = copy.deepcopy(wrong)
+    bad["verdict"]["message"] = "m\n::error::FORGED ##[error]"   # refused: not what it gives
+    ran = conformance("diff", write(tmp_path / "old.json", wrong),
+                      write(tmp_path / "bad.json", bad))
+    assert ran.returncode == 4 and "FORGED" in ran.stderr, ran.stderr
+    assert forged_lines(ran.stderr) == []
