@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     clear_stop()
     global _signals
     _signals = 0
-    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, _interrupt) for sig in STOPPING}
     # `python:` specs name modules in the current folder, as `python -m` would find them
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
@@ -116,6 +116,13 @@ def _print_error(error: object) -> None:
         print(text if text[:1].isspace() else f"  {text}", file=sys.stderr)
 
 
+#: The signals that stop a run as Ctrl-C does (partial report, exit 130): an engine,
+#: a hung-up terminal or a CI runner may send any of them, and each one's default
+#: action would end the harness at once with no report.
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
+            signal.SIGUSR2, signal.SIGALRM)
+
+
 #: SIGINT/SIGTERM taken since `main` began; and, while the reports are written, the
 #: signals held until they are (`_holding_signals`).
 _signals = 0
@@ -123,8 +130,9 @@ _held: list[int] | None = None
 
 
 def _interrupt(signum: int, frame: Any) -> None:
-    """SIGINT and SIGTERM stop a run in any phase: the runner is told (in case an
-    engine swallows the KeyboardInterrupt), the engine is stopped and a partial
+    """SIGINT, SIGTERM and the rest of `STOPPING` stop a run in any phase: the runner
+    is told (in case an engine swallows the KeyboardInterrupt), the engine is
+    stopped and a partial
     report is written.  A second signal while it stops is only noted, so a double
     Ctrl-C still leaves the report (a third abandons it); while the reports are
     written every signal is held until they are."""

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from commands import conformance_child, fake_engine
+from commands import TOY_ENV, conformance_child, fake_engine
 from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
@@ -187,3 +187,16 @@ def test_an_error_quoting_a_report_prints_no_forged_line(tmp_path, wrong):
                       write(tmp_path / "bad.json", bad))
     assert ran.returncode == 4 and "FORGED" in ran.stderr, ran.stderr
     assert forged_lines(ran.stderr) == []
+
+
+@pytest.mark.parametrize("name", ["SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM"])
+def test_a_signal_from_the_engine_stops_the_run_with_a_partial_report(tmp_path, name):
+    out = tmp_path / "out"
+    ran = conformance_child("certify", "--engine", fake_engine("signal_parent.py"),
+                            "--ruleset", "vision", "--profile", "quick", "--select",
+                            "vision/qa-269*", "-q", "--out", out,
+                            env={**TOY_ENV, "SIGS": name})
+    assert ran.returncode == 130, ran.stdout + ran.stderr
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    assert report["complete"] is False
+    assert any(p["kind"] == "interrupted" for p in report["problems"])
