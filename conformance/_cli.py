@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
+from conformance import __version__, _catalogue, _doctor, _errors, _lifetime, vocabulary
 from conformance._cache import hypothesis_home
 from conformance._catalogue import Case, Catalogue
 from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
@@ -73,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     global _signals
     _signals = 0
     previous = {sig: signal.signal(sig, _interrupt) for sig in STOPPING}
+    was_dumpable = _lifetime.dumpable()
+    if args.command in ("certify", "run", "mutants", "doctor"):   # they start engines:
+        # the engines run as our user; none may open our /proc/PID/fd or ptrace us
+        _lifetime.set_dumpable(False)
     # `python:` specs name modules in the current folder, as `python -m` would find them
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
@@ -100,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         clear_stop()  # a later in-process run (tests, an API caller) starts afresh
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if was_dumpable:   # an API caller or a test: as it was
+            _lifetime.set_dumpable(True)
 
 
 def _print_error(error: object) -> None:

@@ -14,6 +14,7 @@ from commands import TOY_ENV, conformance_child, fake_engine
 from commands import conformance_in_process as conformance
 from toy import write_catalogue
 
+from conformance import _lifetime
 from conformance._cli import main
 
 
@@ -200,3 +201,30 @@ def test_a_signal_from_the_engine_stops_the_run_with_a_partial_report(tmp_path, 
     report = json.loads((out / "report.json").read_text("utf-8"))
     assert report["complete"] is False
     assert any(p["kind"] == "interrupted" for p in report["problems"])
+
+
+@pytest.mark.skipif(_lifetime.dumpable() is None, reason="Linux prctl only")
+def test_the_harness_is_not_dumpable_while_engines_run(tmp_path, cases, monkeypatch):
+    from conformance import _cli
+
+    seen: list[bool | None] = []
+    announce = _cli._announce
+
+    def noting(catalogue: object) -> None:   # called as the run starts
+        seen.append(_lifetime.dumpable())
+        announce(catalogue)   # type: ignore[arg-type]
+
+    monkeypatch.setattr(_cli, "_announce", noting)
+    before = _lifetime.dumpable()
+    ran = conformance("certify", "--engine", "python:toy:ToyEngine", "--cases", cases, "-q")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert seen == [False]   # PR_GET_DUMPABLE is 0 during the run
+    assert _lifetime.dumpable() == before   # and as it was for an in-process caller
+
+
+@pytest.mark.skipif(_lifetime.dumpable() is None, reason="Linux prctl only")
+@pytest.mark.skipif(os.geteuid() == 0, reason="root (CAP_SYS_PTRACE) opens any /proc/PID/fd")
+def test_an_engine_cannot_write_into_the_harness_stdout_through_proc():
+    ran = conformance_child("certify", "--engine", fake_engine("proc_fd.py"), "--ruleset",
+                            "vision", "--profile", "quick", "--select", "vision/qa-269*")
+    assert "FORGED" not in ran.stdout, ran.stdout
