@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from conformance import __version__, _catalogue, _doctor, _errors, vocabulary
+from conformance import __version__, _catalogue, _doctor, _errors, _lifetime, vocabulary
 from conformance._cache import hypothesis_home
 from conformance._catalogue import Case, Catalogue
 from conformance._discovery import find_ruleset, properties_for, ruleset_names, unknown_ruleset
@@ -33,7 +33,7 @@ from conformance._progress import Progress, slowest_lines, status_label
 from conformance._report import Report
 from conformance._select import count_line, features, last_failed, listing
 from conformance._settings import PROFILES, default_profile_name, get_profile
-from conformance._shown import shown, shown_lines
+from conformance._shown import log_safe, shown, shown_lines
 from conformance._transcript import TranscriptSink, place, replay_hint
 from conformance._verdict import (
     counts,
@@ -61,13 +61,22 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):   # a lone surrogate is printed as \ud800
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
     from conformance._runner import clear_stop
 
     clear_stop()
     global _signals
     _signals = 0
-    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, _interrupt) for sig in STOPPING}
+    was_dumpable = _lifetime.dumpable()
+    if args.command in ("certify", "run", "mutants", "doctor"):   # they start engines:
+        # the engines run as our user; none may open our /proc/PID/fd or ptrace us
+        _lifetime.set_dumpable(False)
     # `python:` specs name modules in the current folder, as `python -m` would find them
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
@@ -82,10 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         print("conformance: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
     except EngineFault as exc:   # the engine could not start (listing its mutants, say)
-        print(f"conformance: {exc.message}", file=sys.stderr)
+        _print_error(exc.message)
         return ExitCode.ENGINE_ERRORS
     except ConformanceError as exc:   # a usage error, or an invalid catalogue
-        print(f"conformance: {exc}", file=sys.stderr)
+        _print_error(exc)
         if not isinstance(exc, InvalidCatalogue):
             return ExitCode.USAGE
         print("conformance: refusing to run on an invalid catalogue "
@@ -95,6 +104,29 @@ def main(argv: list[str] | None = None) -> int:
         clear_stop()  # a later in-process run (tests, an API caller) starts afresh
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if was_dumpable:   # an API caller or a test: as it was
+            _lifetime.set_dumpable(True)
+
+
+def _print_error(error: object) -> None:
+    """An error on stderr after ``conformance: ``: it may quote an engine's or a
+    report's text, so each of its lines is `shown`, and every line after the first is
+    indented (no forged line of its own can start at the left margin)."""
+    try:
+        lines = str(error).splitlines() or [""]
+    except Exception:   # an engine's text whose __str__ raises: shown says so
+        lines = [shown(error)]
+    print(f"conformance: {shown(lines[0], 2000)}", file=sys.stderr)
+    for line in lines[1:]:
+        text = shown(line, 2000)
+        print(text if text[:1].isspace() else f"  {text}", file=sys.stderr)
+
+
+#: The signals that stop a run as Ctrl-C does (partial report, exit 130): an engine,
+#: a hung-up terminal or a CI runner may send any of them, and each one's default
+#: action would end the harness at once with no report.
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
+            signal.SIGUSR2, signal.SIGALRM)
 
 
 #: SIGINT/SIGTERM taken since `main` began; and, while the reports are written, the
@@ -104,8 +136,9 @@ _held: list[int] | None = None
 
 
 def _interrupt(signum: int, frame: Any) -> None:
-    """SIGINT and SIGTERM stop a run in any phase: the runner is told (in case an
-    engine swallows the KeyboardInterrupt), the engine is stopped and a partial
+    """SIGINT, SIGTERM and the rest of `STOPPING` stop a run in any phase: the runner
+    is told (in case an engine swallows the KeyboardInterrupt), the engine is
+    stopped and a partial
     report is written.  A second signal while it stops is only noted, so a double
     Ctrl-C still leaves the report (a third abandons it); while the reports are
     written every signal is held until they are."""
@@ -466,7 +499,20 @@ def _locked(out: Path | None) -> Iterator[None]:
     from conformance import _files
 
     _files.refuse_link(path)
-    with open(path, "a+", encoding="utf-8") as handle:
+    import stat
+
+    flags = (os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK
+             | os.O_CLOEXEC)
+    try:   # non-blocking: a fifo there must not hang the open
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        raise UsageError(f"cannot take the lock {path}: {exc.strerror}; it must be a "
+                         "regular file (remove what is there, or give another --out)") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"cannot take the lock {path}: it is not a regular file; remove "
+                         "what is there, or give another --out")
+    with open(fd, "a+", encoding="utf-8") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -512,13 +558,14 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
             chosen, note = last_failed(args.out, suite.ids(), args.select)
-            print(note, file=sys.stderr)
+            print(shown(note, 2000), file=sys.stderr)
             if chosen is not None:
                 selection.select = chosen
                 try:
                     previous = _read_report(args.out / "report.json")
                 except ConformanceError as exc:   # read above, but not a report of ours
-                    print(f"--last-failed: the previous report is not carried ({exc}); the "
+                    print(f"--last-failed: the previous report is not carried "
+                          f"({shown(exc, 1000)}); the "
                           "new report holds only the items rerun", file=sys.stderr)
         if args.list:
             suite.check_filters(selection)
@@ -697,7 +744,7 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         print(f"\ndiffers from the reference engine ({len(found)} item(s); "
               "information, not a verdict):")
         for r in found:
-            print(f"  {r['id']}: {shown(r['message'], 200)}")
+            print(f"  {shown(r['id'], 300)}: {shown(r['message'], 200)}")
             for m in r["mismatches"][:10]:
                 print(f"    {shown(m['path'], 200)}: reference {_json(m['expected'])}, "
                       f"engine {_json(m['observed'])}")
@@ -712,15 +759,16 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
             print("skipped, by kind: " + ", ".join(f"{n} {kind}" for kind, n in kinds))
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
-            print(f"\n{problem['kind']}: {shown(problem['message'], 2000)}")
+            print(f"\n{shown(problem['kind'], 50)}: {shown(problem['message'], 2000)}")
     if durations is not None:
-        print("", *slowest_lines(report["results"], durations), sep="\n")
+        print("", *(shown(line, 400) for line in slowest_lines(report["results"], durations)),
+              sep="\n")
     mutation = report["mutation"]
     score = (f", mutation score {mutation['score']:.0%} of {len(mutation['mutants'])} mutants"
              f" ({mutation.get('certified_score', mutation['score']):.0%} caught by the "
              "certification)" if mutation else "")
     print(f"\n{counts_line(report)}{score} in {report['duration']:.2f}s"
-          f" [profile {report['settings']['profile']}]")
+          f" [profile {shown(report['settings']['profile'], 50)}]")
     tally = verdict["rules"]
     print(f"seed rules passed: {tally['seed']['pass']}/{tally['seed']['total']}; "
           f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
@@ -728,12 +776,12 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
     drift = vocabulary.drift_line(report["results"], report["engine"])
     if drift:
-        print(drift)
+        print(shown(drift, 1000))
     print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): "
           f"{shown(verdict['message'], 2000)}")
     line = coverage_line(report)
     if line:
-        print(f"coverage: {line}")
+        print(f"coverage: {shown(line, 2000)}")
 
 
 def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None:
@@ -748,24 +796,25 @@ def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None
             continue
         first = same[0]
         print(f"\nERROR: {len(same)} items: {shown(message, 300)}")
-        print(f"  first: {first['id']}" + (f" (defined at {first['location']})"
-                                          if first["location"] else ""))
-        others = ", ".join(r["id"] for r in same[1:6])
+        print(f"  first: {shown(first['id'], 300)}"
+              + (f" (defined at {shown(first['location'], 300)})" if first["location"] else ""))
+        others = shown(", ".join(r["id"] for r in same[1:6]), 1000)
         print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
         _print_stderr(first["stderr"], "engine stderr (last lines, first item)")
         hint = vocabulary.drift_hint(first, engine)
         if hint:
             print(f"  {hint}")
-        print(f"  rerun the first: {first['rerun']}")
+        print(f"  rerun the first: {shown(first['rerun'], 1000)}")
 
 
 def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> None:
     """One failure or error; ``why`` says why it does not count (`uncounted`)."""
-    print(f"\n{status_label(r['status'], why)}: {r['id']}  [rules: {', '.join(r['rules'])}]")
+    print(f"\n{status_label(r['status'], why)}: {shown(r['id'], 300)}  "
+          f"[rules: {shown(', '.join(r['rules']), 300)}]")
     if not r["mismatches"]:  # otherwise the message is the first mismatch, listed below
         print(f"  {shown(r['message'], 2000)}")
     if r["location"]:
-        print(f"  defined at {r['location']}")
+        print(f"  defined at {shown(r['location'], 300)}")
     expected = "reference" if r["basis"] == "reference" else "expected"
     for m in r["mismatches"][:10]:
         path = shown(m["path"], 200)
@@ -781,7 +830,7 @@ def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> N
     hint = vocabulary.drift_hint(r, engine)   # failing on words newer than the engine?
     if hint:
         print(f"  {hint}")
-    print(f"  rerun: {r['rerun']}")
+    print(f"  rerun: {shown(r['rerun'], 1000)}")
 
 
 def _print_stderr(stderr: str, title: str) -> None:
@@ -829,7 +878,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     catalogue = None
     if args.report:
         check_rulesets(args.cases, args.ruleset)
-        rows = [r for r in _read_report(args.report)["rules"]
+        rows = [_shown_row(r) for r in _read_report(args.report)["rules"]
                 if not args.ruleset or r["ruleset"] in args.ruleset]
     else:
         from conformance._certify import rule_rows
@@ -847,6 +896,17 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     if args.features:
         _print_features(catalogue or _catalogue.load_catalogue(args.cases, args.ruleset))
     return ExitCode.OK
+
+
+def _shown_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A rule row of a report, each text in it `shown` (one line, safe to print)."""
+    def safe(value: Any) -> Any:
+        if isinstance(value, str):
+            return shown(value, 300)
+        if isinstance(value, list):
+            return [safe(v) for v in value]
+        return value
+    return {key: safe(value) for key, value in row.items()}
 
 
 def _print_features(catalogue: Catalogue) -> None:
@@ -894,8 +954,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     text = render(Report.read(args.report).data, args.format)   # a file, not a folder
     if args.output:
         args.output.write_text(text, "utf-8")
-    else:
-        sys.stdout.write(text)
+    else:   # most likely into a CI log: no line of an engine's stderr runs as a command
+        sys.stdout.write(log_safe(text))
     return ExitCode.OK
 
 
@@ -910,7 +970,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     old, new = _read_report(args.old), _read_report(args.new)
     warnings = _diff_warnings(old, new)
     for warning in warnings:
-        print(f"warning: {warning}")
+        print(f"warning: {shown(warning, 1000)}")
     strict = new["settings"]["strict_readings"]
     before = {r["id"]: r["status"] for r in old["results"]}
     after = {r["id"]: r["status"] for r in new["results"]}
@@ -939,9 +999,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
                     for r in new["rules"]   # a rule new in NEW is no change
                     if old_rules.get(r["id"], r["status"]) != r["status"]]
     for title, item, was, now in lines:
-        print(f"{title}: {item} ({was} -> {now})")
+        print(f"{title}: {shown(item, 300)} ({shown(was, 20)} -> {shown(now, 20)})")
     for kind, rule_id, was, now in rule_changes:
-        print(f"{kind} {rule_id}: {was} -> {now}")
+        print(f"{shown(kind, 20)} {shown(rule_id, 300)}: {shown(was, 20)} -> {shown(now, 20)}")
     tally = ", ".join(f"{len(ids)} {title}" for title, ids in groups.items())
     print(tally)
     lost = [] if args.allow_lost_coverage else groups["lost coverage"]
@@ -981,7 +1041,7 @@ def _cmd_gate(args: argparse.Namespace) -> int:
     if _github.wanted(args.format):
         sys.stdout.write(_github.render(report))
     lines = _gate.summary(report, path)
-    print(f"verdict: {_gate.verdict_line(report)}")
+    print(f"verdict: {shown(_gate.verdict_line(report), 2000)}")
     if baseline.exists():
         with tempfile.TemporaryDirectory() as tmp:   # `diff`, as its command line has it
             diffed = _parser().parse_args([

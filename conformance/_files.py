@@ -95,7 +95,8 @@ def replace(path: Path, data: str | bytes) -> None:
     """Write a sibling temp file, fsync it, then os.replace it over ``path`` (never
     through it: a symlink there is refused)."""
     refuse_link(path)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    # a lone surrogate (from an in-process engine's text) is written as \ud800
+    raw = data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

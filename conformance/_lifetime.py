@@ -48,6 +48,8 @@ CONTAIN_LIMIT = 2.0
 #: How long `_chase` watches for new orphans after the last one it caught.
 QUIET = 0.05
 
+_PR_GET_DUMPABLE = 3
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_NO_NEW_PRIVS = 38
 _PROC = "/proc"
@@ -77,6 +79,20 @@ _live: set[int] = set()
 def supported() -> bool:
     """Whether descendants are contained beyond the process group (Linux with /proc)."""
     return _prctl is not None
+
+
+def dumpable() -> bool | None:
+    """Whether this process is dumpable (None where prctl is not to be had)."""
+    return None if _prctl is None else _prctl(_PR_GET_DUMPABLE, 0, 0, 0, 0) == 1
+
+
+def set_dumpable(on: bool) -> None:
+    """``PR_SET_DUMPABLE``: off, no other process of our user (an engine, whatever it
+    started) may ptrace this one or open its /proc/PID/fd, mem or environ -- the way
+    to write into its stdout, the CI log, behind its back.  The kernel lets root
+    (CAP_SYS_PTRACE) through regardless.  Engines are exec'd, and so dumpable again."""
+    if _prctl is not None:
+        _prctl(_PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
 
 
 def token() -> str:

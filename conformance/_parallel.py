@@ -83,6 +83,9 @@ def leave_interrupts_to_parent() -> None:
     done; the parent's terminate() (SIGTERM) must end the worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2,
+                signal.SIGALRM):   # the parent's to act on (an engine's, sent to us, too)
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def _work(runner: Runner, items: list[Item], order: list[int], taken: Synchronized[int],

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from conformance import vocabulary
 from conformance._catalogue import Case
+from conformance._errors import UsageError
 from conformance._results import Result
+from conformance._selfcheck import read_report_text
 from conformance._verdict import counts
 
 if TYPE_CHECKING:
@@ -41,12 +43,14 @@ def last_failed(out: Path, known_ids: Sequence[str],
         return None, f"--last-failed: {why}; running everything"
 
     path = out / "report.json"
+    if not path.exists() and not path.is_symlink():
+        return everything(f"no previous report in {path}")
     try:
-        report = json.loads(path.read_text("utf-8"))
+        report = json.loads(read_report_text(path))
         previous = [r["id"] for r in report["results"] if r["status"] in NOT_PASSING]
     except FileNotFoundError:
         return everything(f"no previous report in {path}")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, UsageError) as exc:
         return everything(f"cannot read the previous report {path} ({exc})")
     except RecursionError:   # hostile or broken: nested too deeply for json to read
         return everything(f"cannot read the previous report {path} (nested too deeply)")

@@ -20,6 +20,9 @@ the CI log, it tells whether a report.json is still the one the run wrote.
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -30,6 +33,10 @@ from conformance._errors import UsageError
 #: mismatch: 5 levels, then an engine's observed value) and far below what makes
 #: Python's JSON reader or a renderer give up.
 MAX_DEPTH = 200
+
+#: The largest report.json any command reads (a run of every item of every pack
+#: writes a few MiB); a larger file is refused before it is read.
+MAX_BYTES = 256 * 2**20
 
 #: How many disagreements one refusal lists.
 _SHOWN = 5
@@ -87,12 +94,38 @@ def depth(value: Any) -> int:
     return deepest
 
 
+def read_report_text(path: str | Path) -> str:
+    """The text of the report file ``path``: a regular file (a fifo or device there
+    would hang or never end) of at most `MAX_BYTES`, opened without blocking; anything
+    else is a `UsageError` naming the file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"cannot read report {path}: not a regular file (a report.json "
+                             "is a file certify wrote)")
+        if info.st_size > MAX_BYTES:
+            raise UsageError(f"cannot read report {path}: {info.st_size} bytes, more than "
+                             f"the {MAX_BYTES // 2**20} MiB a report may hold")
+        try:
+            raw = handle.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:   # grew while it was read
+        raise UsageError(f"cannot read report {path}: more than the {MAX_BYTES // 2**20} "
+                         "MiB a report may hold")
+    try:
+        return raw.decode("utf-8")
+    except ValueError as exc:   # not UTF-8
+        raise UsageError(f"cannot read report {path}: {exc}") from None
+
+
 def load_json(path: str | Path) -> Any:
     """The JSON in ``path``, read strictly; anything else is a `UsageError` naming the file."""
-    try:
-        text = Path(path).read_text("utf-8")
-    except (OSError, ValueError) as exc:   # ValueError: not UTF-8
-        raise UsageError(f"cannot read report {path}: {exc}") from None
+    text = read_report_text(path)
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except RecursionError:
@@ -104,7 +137,36 @@ def load_json(path: str | Path) -> Any:
     if depth(data) > MAX_DEPTH:
         raise UsageError(f"cannot read report {path}: its JSON nests more than {MAX_DEPTH} "
                          "levels deep; it is not a report.json certify wrote")
+    where = out_of_range(data)
+    if where:
+        raise UsageError(f"cannot read report {path}: {where} is a number beyond what a "
+                         f"report holds (integers within +-2**63, finite numbers); it is "
+                         "not a report.json certify wrote")
     return data
+
+
+#: The largest magnitude of an integer in a report (a 64-bit integer's).
+MAX_INT = 2**63
+
+
+def out_of_range(value: Any) -> str:
+    """Where in ``value`` (a report's JSON) a number lies beyond `MAX_INT`, or is a
+    float that is not finite (``1e400`` reads as infinity): ``results[0].duration``;
+    "" when none does.  Such a number is valid JSON and fits the schema, but no
+    renderer or sum of durations is made for it."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, bool):
+            continue
+        elif ((isinstance(item, int) and not -MAX_INT <= item <= MAX_INT)
+              or (isinstance(item, float) and not math.isfinite(item))):
+            return where or "the report"
+    return ""
 
 
 def check(report: dict[str, Any], path: str | Path) -> None:

@@ -60,3 +60,17 @@ def shown(text: object, limit: int = LIMIT) -> str:
 def shown_lines(text: str, last: int, limit: int = LIMIT) -> list[str]:
     """The last ``last`` lines of a multi-line text (an engine's stderr), each `shown`."""
     return [shown(line, limit) for line in text.strip().splitlines()[-last:]]
+
+
+def log_safe(text: str) -> str:
+    r"""A multi-line text (a whole report printed to stdout) with every line a CI runner
+    would take as a workflow command broken as `shown` breaks it: a leading ``::``
+    becomes ``\x3a:``, each ``##[`` becomes ``#\x23[``.  Every other line, and every
+    line ending, is left as it was."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        body = line.lstrip()
+        if body.startswith("::"):
+            line = line[: len(line) - len(body)] + "\\x3a" + body[1:]
+        out.append(line.replace("##[", "#\\x23["))
+    return "".join(out)

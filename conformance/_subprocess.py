@@ -22,6 +22,7 @@ import functools
 import json
 import math
 import os
+import re
 import select
 import shlex
 import signal
@@ -659,7 +660,17 @@ def _decode(text: str) -> Any:
     # brackets inside strings count too: the walk only runs when nesting is possible
     if text.count("[") + text.count("{") > MAX_DEPTH and _protocol.deeper_than(message):
         raise _Unreadable(deep)
+    if _SURROGATE.search(text):   # JSON allows "\ud800" alone; no text can carry it
+        try:
+            json.dumps(message, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise _Unreadable("a lone surrogate (a \\ud800-\\udfff escape not in a "
+                              "pair), which is not Unicode text") from None
     return message
+
+
+#: A ``\\uD800``-``\\uDFFF`` escape in a reply line: the slow check only runs then.
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _show_json(value: Any) -> str:
