@@ -174,7 +174,8 @@ def _shard(text: str) -> tuple[int, int]:
 #: Options several subcommands share, by flag: `add_argument`'s keywords.
 _SHARED: dict[str, dict[str, Any]] = {
     "--cases": {"type": Path, "metavar": "DIR",
-                "help": "catalogue folder (default: ./cases, else the bundled one)"},
+                "help": "catalogue folder (default: the installed ruleset packs' catalogue; "
+                        "a ./cases folder is never taken implicitly)"},
     "--ruleset": {"action": "append", "metavar": "NAME", "help": "only this ruleset (repeatable)"},
     "--features": {"action": "store_true",
                    "help": "also list each case's and property's vocabulary features and the "
@@ -394,7 +395,7 @@ def _parser() -> argparse.ArgumentParser:
                         "python:pkg.mod:factory | cmd:<command>")
     p.add_argument("--cases", type=Path, metavar="DIR",
                    help="catalogue folder the round trips take their first case from "
-                        "(default: ./cases, else the bundled one)")
+                        "(default: the installed ruleset packs' catalogue)")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="seconds per reply and for the start (default 5)")
     # --help lists the first steps first: write an adapter (init), check it (doctor)
@@ -570,7 +571,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         # after the reports: writing them empties counterexamples/, where transcripts go too
         return _conclude(report, args.out, args.format, args.durations,
-                         lambda: _place_transcripts(report, Path(staging), args))
+                         lambda: _place_transcripts(report, Path(staging), args), args.cases)
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
@@ -584,16 +585,21 @@ def _cmd_merge(args: argparse.Namespace) -> int:
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
               durations: int | None = None,
-              transcripts: Callable[[], Path | None] = lambda: None) -> int:
+              transcripts: Callable[[], Path | None] = lambda: None,
+              cases: Path | None = None) -> int:
     """How certify and merge end: the summary, GitHub annotations (when asked for or
     under GitHub Actions), every report format and the counterexamples in ``out``,
     then ``transcripts`` places the run's transcripts (returning its --transcript
-    folder, if any); returns the run's exit code."""
+    folder, if any); returns the run's exit code. ``cases``: the run's --cases DIR,
+    named under the verdict (it is not the installed catalogue)."""
     from conformance import _files
     from conformance._certify import exit_status
     from conformance.report import _github, left_behind, write_counterexamples, write_reports
 
     _print_outcome(report, durations=durations)
+    if cases is not None:
+        print(f"catalogue used: {cases} (--cases) {report['suite']['catalogue_digest']}, "
+              "not necessarily the installed one: the verdict holds for this catalogue")
     if _github.wanted(fmt):
         sys.stdout.write(_github.render(report))
     if not out:
@@ -800,7 +806,6 @@ def _json(value: Any) -> str:
 # -- validate / rules / schema ----------------------------------------------------
 def _load_catalogue(args: argparse.Namespace) -> Catalogue:
     """The catalogue that --cases and --ruleset name; its errors go to stderr."""
-    _catalogue.check_default_root(args.cases)
     check_rulesets(args.cases, args.ruleset)
     catalogue = _catalogue.load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:
