@@ -485,7 +485,14 @@ def _locked(out: Path | None) -> Iterator[None]:
 
 # -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
-    from conformance._certify import RunConfig, carry_forward, certify
+    from conformance._certify import (
+        RunConfig,
+        carry_forward,
+        carry_key,
+        carry_refused,
+        certify,
+        run_key,
+    )
     from conformance._runner import Runner, Selection
     from conformance._suite import Suite
 
@@ -509,18 +516,18 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                           shard=args.shard)
     suite = None
     previous: dict[str, Any] | None = None   # --last-failed: the report the rest is carried from
+    chosen: list[str] | None = None
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
             chosen, note = last_failed(args.out, suite.ids(), args.select)
             print(note, file=sys.stderr)
             if chosen is not None:
-                selection.select = chosen
                 try:
                     previous = _read_report(args.out / "report.json")
                 except ConformanceError as exc:   # read above, but not a report of ours
-                    print(f"--last-failed: the previous report is not carried ({exc}); the "
-                          "new report holds only the items rerun", file=sys.stderr)
+                    print(f"--last-failed: the previous report is not carried ({exc}); "
+                          "running everything", file=sys.stderr)
         if args.list:
             suite.check_filters(selection)
             # a runner never asked to run: the one place that knows which items, in which order
@@ -548,6 +555,15 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        all_kills=args.all_kills, mutant=args.mutant,
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
+    if previous is not None and suite is not None and chosen is not None:
+        # only a report of this engine, mutant, catalogue, suite, profile, seed and filters
+        why = carry_refused(previous, run_key(config, suite.catalogue.digest))
+        if why is not None:
+            print(f"--last-failed: the previous report is not carried: it differs in {why}; "
+                  "running everything", file=sys.stderr)
+            previous = None
+        else:
+            selection.select = chosen
     known = KnownFailures.read(args.known_failures) if args.known_failures else None
 
     def not_counted(result: Result) -> str:   # as the summary counts it
@@ -563,6 +579,16 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         report = certify(config, on_result=progress, on_start=_announce,
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
         progress.finish()
+        why = None if previous is None else carry_refused(previous, carry_key(report))
+        if why is not None:   # known from the hello only: the engine's name, version, mutant
+            print(f"--last-failed: the previous report is not carried: it differs in {why}; "
+                  "running everything", file=sys.stderr)
+            previous, selection.select = None, list(args.select or [])
+            progress = Progress(quiet=args.quiet, together=args.jobs > 1,
+                                verbose=args.verbose, uncounted=not_counted)
+            report = certify(config, on_result=progress, on_start=_announce,
+                             on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
+            progress.finish()
         if previous is not None and suite is not None:
             report = carry_forward(report, previous, set(suite.ids()))
             carried = sum(bool(r.get("carried")) for r in report["results"])
