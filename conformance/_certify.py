@@ -126,7 +126,9 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         if unlisted is not None and not runner.handshake_error:
             problems.append({"kind": "handshake", "message": "the engine could not start to "
                              f"list its mutants: {type(unlisted).__name__}: {unlisted.message}"})
-        stream: Iterator[Result] = runner.results()
+        # one clock for the whole run: the items, then the mutation phase
+        deadline = time.monotonic() + config.profile.run_timeout
+        stream: Iterator[Result] = runner.results(deadline=deadline)
         if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
             stream = parallel_results(runner, lambda: _connect(config), config.jobs)
         for result in stream:
@@ -145,7 +147,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             run_mutants(suite, config.selection.rulesets, config.profile,
                         into=mutation, on_mutant=on_mutant, jobs=config.jobs,
                         engine_spec=config.engine_spec, engine_options=config.engine_options,
-                        all_kills=config.all_kills, mutants=mutants)
+                        all_kills=config.all_kills, mutants=mutants, deadline=deadline)
             broken = [m for m in mutation["mutants"] if "error" in m]
             if broken:
                 problems.append({"kind": "mutant", "message":

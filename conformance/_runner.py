@@ -221,12 +221,14 @@ class Runner:
         return self.engine_info
 
     def results(self, skip: Callable[[Case | Property], bool] | None = None,
-                ) -> Iterator[Result]:
-        """Every item's result, in order, within the profile's run timeout; ``skip``
+                deadline: float | None = None) -> Iterator[Result]:
+        """Every item's result, in order, within the profile's run timeout (or by
+        ``deadline``, monotonic, when the run's clock started earlier); ``skip``
         leaves out the items it is true for (asked just before each would run)."""
         if not self.engine_info:
             self.handshake()
-        deadline = time.monotonic() + self.profile.run_timeout
+        if deadline is None:
+            deadline = time.monotonic() + self.profile.run_timeout
         for item in self.items():
             check_stop()
             if skip is None or not skip(item):

@@ -250,3 +250,36 @@ class UnstartableMutants(ToyEngine):
                                              "rules": ["toy/R-1"],
                                              "description": "adds one too many"}]
         return info
+
+
+class SlowMutants(ToyEngine):
+    """Lists ``count`` mutants, each adding one too many and slowly (0.5 s an action):
+    a mutation phase longer than a short --run-timeout."""
+
+    listed = 6
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mutant: str | None = None
+
+    def hello(self, mutant: str | None = None) -> dict[str, Any]:
+        self.mutant = mutant
+        info = super().hello()
+        info["capabilities"]["mutants"] = [
+            {"name": f"slow-{i}", "ruleset": "toy", "rules": ["toy/R-1"],
+             "description": "adds one too many, slowly"} for i in range(self.listed)]
+        if mutant is not None:
+            info["capabilities"]["mutant"] = mutant
+        return info
+
+    def amount(self, k: int) -> int:
+        if self.mutant is None:
+            return k
+        sleep(0.5)
+        return k + 1
+
+
+class TooManyMutants(SlowMutants):
+    """Lists 1001 mutants: one more than a hello may (docs/protocol.md, 'Mutants')."""
+
+    listed = 1001
