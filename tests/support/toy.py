@@ -283,3 +283,20 @@ class TooManyMutants(SlowMutants):
     """Lists 1001 mutants: one more than a hello may (docs/protocol.md, 'Mutants')."""
 
     listed = 1001
+
+
+class HugeSkipEngine(ToyEngine):
+    """Skips every case with a reason of a million characters."""
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        raise Unsupported("not modelled " + "x" * 1_000_000)
+
+
+class HugeErrorEngine(ToyEngine):
+    """Raises with a message of a million characters, and writes as much on stderr."""
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        import sys
+
+        sys.stderr.write("e" * 1_000_000)
+        raise RuntimeError("broken " + "y" * 1_000_000)
