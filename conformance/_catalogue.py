@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 from conformance import _cache, _discovery, _schemas, _yaml
-from conformance._errors import CatalogueError, InvalidCatalogue, UsageError
+from conformance._errors import CatalogueError, InvalidCatalogue
 
 #: Larger case files are refused: a case is a board and a few steps.
 MAX_FILE_BYTES = 256 * 1024
@@ -115,17 +115,11 @@ class Catalogue:
                 if r.id not in covered and r.kind != "informative"]
 
 
-def default_root() -> Path | None:
-    """The ``./cases`` folder of the current folder, if there is one: in a source checkout
-    it stands in for the packs' folders of the rulesets it holds (`catalogue_folders`),
-    so catalogue authors see their edits."""
-    here = Path.cwd() / "cases"
-    return here if here.is_dir() else None
-
-
 def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
-    """ruleset -> its catalogue folder: ``root/<ruleset>`` under an explicit root,
-    else each installed pack's, overridden by ``./cases/<ruleset>`` where present."""
+    """ruleset -> its catalogue folder: ``root/<ruleset>`` under an explicit root
+    (``--cases DIR``), else each installed pack's. A ``./cases`` folder in the current
+    folder is never taken implicitly: an engine's repository holding a trimmed copy of
+    the catalogue would otherwise certify against it (docs/security.md)."""
     def subfolders(parent: Path) -> dict[str, Path]:
         return {p.name: p for p in sorted(parent.iterdir())
                 if p.is_dir() and not p.name.startswith((".", "_"))}
@@ -134,9 +128,6 @@ def catalogue_folders(root: Path | None = None) -> dict[str, Path]:
         return subfolders(root)
     packs = [_discovery.find_ruleset(name) for name in _discovery.ruleset_names()]
     folders = {pack.name: pack.cases() for pack in packs if pack is not None}
-    here = default_root()
-    if here is not None:
-        folders.update(subfolders(here))
     return dict(sorted(folders.items()))
 
 
@@ -190,22 +181,8 @@ class _Both:
             d.update(data)
 
 
-def check_default_root(root: Path | None) -> None:
-    """Without ``--cases``, a ``./cases`` folder is used when there is one; if it is
-    not a catalogue (no ``<ruleset>/rules.yaml``), that is a usage error naming
-    it, rather than a run of nothing."""
-    here = default_root()
-    if root is None and here is not None and not any(
-            p.is_dir() and (p / RULES_FILE).is_file() for p in here.iterdir()):
-        raise UsageError(
-            f"{here} is not a card-conformance catalogue (no <ruleset>/rules.yaml in it); "
-            "it was picked because it is in the current folder: pass --cases DIR "
-            "(e.g. the suite's own cases/ folder), or run from another folder")
-
-
 def load_valid_catalogue(root: Path | None, rulesets: list[str] | None) -> Catalogue:
     """The catalogue, or `InvalidCatalogue`: never run on a half-loaded catalogue."""
-    check_default_root(root)
     catalogue = load_catalogue(root, rulesets)
     if catalogue.errors:
         raise InvalidCatalogue(catalogue.errors)

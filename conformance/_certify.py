@@ -27,6 +27,7 @@ from conformance._runner import Runner, Selection
 from conformance._select import stops_run
 from conformance._settings import Profile, get_profile
 from conformance._shards import check_complete
+from conformance._shown import shown
 from conformance._suite import Suite
 from conformance._transcript import TranscriptSink
 from conformance._verdict import filters_applied, item_counts, rule_status, verdict
@@ -125,7 +126,9 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         if unlisted is not None and not runner.handshake_error:
             problems.append({"kind": "handshake", "message": "the engine could not start to "
                              f"list its mutants: {type(unlisted).__name__}: {unlisted.message}"})
-        stream: Iterator[Result] = runner.results()
+        # one clock for the whole run: the items, then the mutation phase
+        deadline = time.monotonic() + config.profile.run_timeout
+        stream: Iterator[Result] = runner.results(deadline=deadline)
         if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
             stream = parallel_results(runner, lambda: _connect(config), config.jobs)
         for result in stream:
@@ -144,7 +147,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
             run_mutants(suite, config.selection.rulesets, config.profile,
                         into=mutation, on_mutant=on_mutant, jobs=config.jobs,
                         engine_spec=config.engine_spec, engine_options=config.engine_options,
-                        all_kills=config.all_kills, mutants=mutants)
+                        all_kills=config.all_kills, mutants=mutants, deadline=deadline)
             broken = [m for m in mutation["mutants"] if "error" in m]
             if broken:
                 problems.append({"kind": "mutant", "message":
@@ -347,6 +350,48 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
+
+
+def carry_key(report: dict[str, Any]) -> dict[str, Any]:
+    """What must be the same in a report and the run that carries items from it with
+    ``--last-failed`` (as `merge_reports` asks of shards): the engine (spec, name,
+    version, mutant), the catalogue, the suite's version, the profile and seed, and the
+    filters (``--select`` apart: it only narrows which failures are rerun)."""
+    engine, settings = report["engine"], report["settings"]
+    filters = {k: v for k, v in dict(settings["filters"]).items() if k != "select"}
+    return {"engine spec": engine.get("spec"), "engine name": engine.get("name"),
+            "engine version": engine.get("version"),
+            "mutant": dict(engine.get("capabilities") or {}).get("mutant"),
+            "catalogue": report["suite"]["catalogue_digest"],
+            "suite version": report["suite"]["version"],
+            "profile": settings["profile"], "seed": settings.get("seed"),
+            "filters": filters, "shard": settings.get("shard")}
+
+
+def run_key(config: RunConfig, digest: str) -> dict[str, Any]:
+    """The part of `carry_key` a run knows before the engine's hello."""
+    selection = config.selection
+    return {"engine spec": config.engine_spec, "mutant": config.mutant, "catalogue": digest,
+            "suite version": __version__, "profile": config.profile.name,
+            "seed": config.profile.seed,
+            "filters": {k: v for k, v in selection.to_json().items() if k != "select"},
+            "shard": "{}/{}".format(*selection.shard) if selection.shard else None}
+
+
+def carry_refused(previous: dict[str, Any], current: dict[str, Any]) -> str | None:
+    """Why ``--last-failed`` may not carry items from ``previous`` into a run whose
+    `carry_key` (or `run_key`) is ``current``, or None when it may: items of another
+    engine, mutant, catalogue or profile would count as this run's (a broken mutant
+    certified green on a reference report's passes)."""
+    try:
+        before = carry_key(previous)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return "its form (it is not a report of this suite)"
+    for what, now in current.items():
+        if before.get(what) != now:
+            then = shown(repr(before.get(what)), 100)
+            return f"{what} ({then} then, {shown(repr(now), 100)} now)"
+    return None
 
 
 def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],

@@ -207,7 +207,8 @@ def _shard(text: str) -> tuple[int, int]:
 #: Options several subcommands share, by flag: `add_argument`'s keywords.
 _SHARED: dict[str, dict[str, Any]] = {
     "--cases": {"type": Path, "metavar": "DIR",
-                "help": "catalogue folder (default: ./cases, else the bundled one)"},
+                "help": "catalogue folder (default: the installed ruleset packs' catalogue; "
+                        "a ./cases folder is never taken implicitly)"},
     "--ruleset": {"action": "append", "metavar": "NAME", "help": "only this ruleset (repeatable)"},
     "--features": {"action": "store_true",
                    "help": "also list each case's and property's vocabulary features and the "
@@ -427,7 +428,7 @@ def _parser() -> argparse.ArgumentParser:
                         "python:pkg.mod:factory | cmd:<command>")
     p.add_argument("--cases", type=Path, metavar="DIR",
                    help="catalogue folder the round trips take their first case from "
-                        "(default: ./cases, else the bundled one)")
+                        "(default: the installed ruleset packs' catalogue)")
     p.add_argument("--timeout", type=float, default=5.0,
                    help="seconds per reply and for the start (default 5)")
     # --help lists the first steps first: write an adapter (init), check it (doctor)
@@ -530,7 +531,14 @@ def _locked(out: Path | None) -> Iterator[None]:
 
 # -- certify / run / merge ------------------------------------------------------
 def _cmd_certify(args: argparse.Namespace) -> int:
-    from conformance._certify import RunConfig, carry_forward, certify
+    from conformance._certify import (
+        RunConfig,
+        carry_forward,
+        carry_key,
+        carry_refused,
+        certify,
+        run_key,
+    )
     from conformance._runner import Runner, Selection
     from conformance._suite import Suite
 
@@ -554,19 +562,18 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                           shard=args.shard)
     suite = None
     previous: dict[str, Any] | None = None   # --last-failed: the report the rest is carried from
+    chosen: list[str] | None = None
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
         if args.last_failed:
             chosen, note = last_failed(args.out, suite.ids(), args.select)
             print(shown(note, 2000), file=sys.stderr)
             if chosen is not None:
-                selection.select = chosen
                 try:
                     previous = _read_report(args.out / "report.json")
                 except ConformanceError as exc:   # read above, but not a report of ours
                     print(f"--last-failed: the previous report is not carried "
-                          f"({shown(exc, 1000)}); the "
-                          "new report holds only the items rerun", file=sys.stderr)
+                          f"({shown(exc, 1000)}); running everything", file=sys.stderr)
         if args.list:
             suite.check_filters(selection)
             # a runner never asked to run: the one place that knows which items, in which order
@@ -594,6 +601,16 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                        all_kills=args.all_kills, mutant=args.mutant,
                        jobs=args.jobs, update_known_failures=args.update_known_failures,
                        fail_under=args.fail_under, exitfirst=args.exitfirst)
+    if previous is not None and suite is not None and chosen is not None:
+        # only a report of this engine, mutant, catalogue, suite, profile, seed and filters
+        why = carry_refused(previous, run_key(config, suite.catalogue.digest))
+        if why is not None:
+            print(f"--last-failed: the previous report is not carried: it differs in "
+                  f"{shown(why, 1000)}; "
+                  "running everything", file=sys.stderr)
+            previous = None
+        else:
+            selection.select = chosen
     known = KnownFailures.read(args.known_failures) if args.known_failures else None
 
     def not_counted(result: Result) -> str:   # as the summary counts it
@@ -609,6 +626,17 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         report = certify(config, on_result=progress, on_start=_announce,
                          on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
         progress.finish()
+        why = None if previous is None else carry_refused(previous, carry_key(report))
+        if why is not None:   # known from the hello only: the engine's name, version, mutant
+            print(f"--last-failed: the previous report is not carried: it differs in "
+                  f"{shown(why, 1000)}; "
+                  "running everything", file=sys.stderr)
+            previous, selection.select = None, list(args.select or [])
+            progress = Progress(quiet=args.quiet, together=args.jobs > 1,
+                                verbose=args.verbose, uncounted=not_counted)
+            report = certify(config, on_result=progress, on_start=_announce,
+                             on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
+            progress.finish()
         if previous is not None and suite is not None:
             report = carry_forward(report, previous, set(suite.ids()))
             carried = sum(bool(r.get("carried")) for r in report["results"])
@@ -617,7 +645,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         # after the reports: writing them empties counterexamples/, where transcripts go too
         return _conclude(report, args.out, args.format, args.durations,
-                         lambda: _place_transcripts(report, Path(staging), args))
+                         lambda: _place_transcripts(report, Path(staging), args), args.cases)
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
@@ -631,16 +659,21 @@ def _cmd_merge(args: argparse.Namespace) -> int:
 
 def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
               durations: int | None = None,
-              transcripts: Callable[[], Path | None] = lambda: None) -> int:
+              transcripts: Callable[[], Path | None] = lambda: None,
+              cases: Path | None = None) -> int:
     """How certify and merge end: the summary, GitHub annotations (when asked for or
     under GitHub Actions), every report format and the counterexamples in ``out``,
     then ``transcripts`` places the run's transcripts (returning its --transcript
-    folder, if any); returns the run's exit code."""
+    folder, if any); returns the run's exit code. ``cases``: the run's --cases DIR,
+    named under the verdict (it is not the installed catalogue)."""
     from conformance import _files
     from conformance._certify import exit_status
     from conformance.report import _github, left_behind, write_counterexamples, write_reports
 
     _print_outcome(report, durations=durations)
+    if cases is not None:
+        print(f"catalogue used: {cases} (--cases) {report['suite']['catalogue_digest']}, "
+              "not necessarily the installed one: the verdict holds for this catalogue")
     if _github.wanted(fmt):
         sys.stdout.write(_github.render(report))
     if not out:
@@ -849,7 +882,6 @@ def _json(value: Any) -> str:
 # -- validate / rules / schema ----------------------------------------------------
 def _load_catalogue(args: argparse.Namespace) -> Catalogue:
     """The catalogue that --cases and --ruleset name; its errors go to stderr."""
-    _catalogue.check_default_root(args.cases)
     check_rulesets(args.cases, args.ruleset)
     catalogue = _catalogue.load_catalogue(args.cases, args.ruleset)
     for error in catalogue.errors:

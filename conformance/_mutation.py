@@ -14,7 +14,9 @@ left out too, unless ``all_kills`` asks for the whole list of killers.
 from __future__ import annotations
 
 import functools
+import math
 import multiprocessing
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -44,13 +46,17 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 jobs: int = 1, engine_spec: str = "reference",
                 engine_options: dict[str, Any] | None = None,
                 all_kills: bool = False,
-                mutants: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                mutants: list[dict[str, Any]] | None = None,
+                deadline: float = math.inf) -> dict[str, Any]:
     """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
     With ``jobs`` > 1 in that many worker processes, forked with ``suite`` loaded.
     Rows are added to ``into`` (``{"mutants": [...], "score": ...}``) as they
     finish, so an interrupted run keeps the ones done.  ``mutants`` is what
     `list_mutants` gave, when the caller asked already (asking starts the engine).
+    ``deadline`` (monotonic) is the run's: a mutant not started by then is a row with
+    an ``error`` saying so (not killed), and a started one's items past it are not run,
+    so a cut mutation never reads as a clean score.
     """
     result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
                                                              "certified_score": 1.0}
@@ -68,7 +74,8 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
             on_mutant(row)
 
     job = functools.partial(_run_mutant, suite=suite, profile=profile, spec=engine_spec,
-                            options=engine_options or {}, all_kills=all_kills)
+                            options=engine_options or {}, all_kills=all_kills,
+                            deadline=deadline)
     if jobs <= 1 or len(mutants) <= 1:
         for mutant in mutants:
             record(job(mutant))
@@ -87,21 +94,29 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
 
 
 def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
-                options: dict[str, Any], all_kills: bool) -> dict[str, Any]:
+                options: dict[str, Any], all_kills: bool,
+                deadline: float = math.inf) -> dict[str, Any]:
     """The mutant's row: the items tagged with its rules, run until nothing is left
     that could change the row (see the module docstring).  Whatever this mutant's run
     raises (an interrupt apart) is its row's ``error``, never the end of the others'."""
-    try:
-        return _mutant_row(mutant, suite=suite, profile=profile, spec=spec, options=options,
-                           all_kills=all_kills)
-    except Exception as exc:
+    def unrun(error: str) -> dict[str, Any]:
         return {"name": mutant["name"], "ruleset": mutant["ruleset"], "rules": mutant["rules"],
                 "killed": False, "killed_by": [], "killed_for": [], "certified": False,
-                "error": f"the mutant's run raised {type(exc).__name__}: {exc}"}
+                "error": error}
+
+    if time.monotonic() > deadline:
+        return unrun(f"not run: the run timeout ({profile.run_timeout:.0f} s) was reached "
+                     "before this mutant; the mutation was cut")
+    try:
+        return _mutant_row(mutant, suite=suite, profile=profile, spec=spec, options=options,
+                           all_kills=all_kills, deadline=deadline)
+    except Exception as exc:
+        return unrun(f"the mutant's run raised {type(exc).__name__}: {exc}")
 
 
 def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
-                options: dict[str, Any], all_kills: bool) -> dict[str, Any]:
+                options: dict[str, Any], all_kills: bool,
+                deadline: float = math.inf) -> dict[str, Any]:
     engine = _loading.connect(spec, mutant["name"], timeout=profile.timeout, **options)
     runner = Runner(suite.catalogue, engine, spec, profile,
                     Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
@@ -118,7 +133,8 @@ def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
             not all_kills and certified and not rules.intersection(item.rules) - killed_for)
 
     try:
-        for result in runner.results(skip=pointless):
+        for result in runner.results(skip=pointless,
+                                     deadline=None if deadline == math.inf else deadline):
             if result.status == "fail":
                 killed_by.append(result.id)
                 killed_for |= rules.intersection(result.rules)

@@ -75,7 +75,7 @@ class _Conformance:
 
         cases = config.getoption("--conformance-cases")
         rulesets = config.getoption("--conformance-ruleset")
-        try:  # an invalid catalogue, a stray ./cases folder: a usage error before anything
+        try:  # an invalid catalogue: a usage error before anything
             self.suite = Suite.load(Path(cases) if cases else None, rulesets)
         except ConformanceError as exc:
             raise pytest.UsageError(str(exc)) from None

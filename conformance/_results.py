@@ -12,6 +12,21 @@ Basis = Literal["seed", "reading", "context", "reference"]
 #: Worst first: a rule's status is the worst status of its cases and properties.
 STATUS_ORDER: tuple[str, ...] = ("error", "fail", "skip", "pass")
 
+#: The most characters of engine-provided text (a result's message: a skip reason, an
+#: error's text; its stderr) a result keeps: 147 skip reasons of ~990 KB each made a
+#: 148 MB report.json. Longer text keeps its head and says how much was cut.
+MAX_TEXT = 16_000
+
+
+def bounded(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` if it is at most ``limit`` characters, else its head and a note saying
+    how many characters were cut, ``limit`` characters in all (so cutting again, as a
+    report read back is, changes nothing)."""
+    if len(text) <= limit:
+        return text
+    keep = limit - 40   # room for the note (under 40 characters up to 10**12 cut)
+    return f"{text[:keep]} … ({len(text) - keep:,} characters cut)"
+
 
 @dataclasses.dataclass
 class Mismatch:
@@ -51,6 +66,11 @@ class Result:
     #: Not run by this run: taken from the previous report by ``--last-failed``
     #: (`conformance._certify.carry_forward`).
     carried: bool = False
+
+    def __post_init__(self) -> None:
+        # engine-provided text, bounded here, where every result is built or read back
+        self.message = bounded(self.message)
+        self.stderr = bounded(self.stderr)
 
     def to_json(self) -> dict[str, Any]:
         """The result as report.json holds it."""

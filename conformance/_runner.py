@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, Phase
 from hypothesis.errors import Unsatisfiable
 
 from conformance import vocabulary
-from conformance._catalogue import Case, Catalogue, Rule, default_root
+from conformance._catalogue import Case, Catalogue, Rule
 from conformance._discovery import properties_for
 from conformance._engine import Connection, EngineFault, Unsupported
 from conformance._matching import match_step, needs_state
@@ -120,11 +120,9 @@ def rerun_command(engine_spec: str, item_id: str, cases_root: Path | None, cwd: 
 @functools.cache
 def _rerun_around(engine_spec: str, cases_root: Path | None, cwd: str) -> tuple[str, str]:
     """What a rerun command holds before and after the item id (the same for every item):
-    ``--cases`` only when the folder is not the one found by default."""
+    ``--cases`` exactly when the run had it (the installed catalogue otherwise)."""
     head = shlex.join(["conformance", "run", "--engine", engine_spec, "--select"])
-    here = default_root()
-    if cases_root is None or (here is not None
-                              and Path(cwd, cases_root).resolve() == here.resolve()):
+    if cases_root is None:
         return head, ""
     return head, " " + shlex.join(["--cases", str(cases_root)])
 
@@ -223,12 +221,14 @@ class Runner:
         return self.engine_info
 
     def results(self, skip: Callable[[Case | Property], bool] | None = None,
-                ) -> Iterator[Result]:
-        """Every item's result, in order, within the profile's run timeout; ``skip``
+                deadline: float | None = None) -> Iterator[Result]:
+        """Every item's result, in order, within the profile's run timeout (or by
+        ``deadline``, monotonic, when the run's clock started earlier); ``skip``
         leaves out the items it is true for (asked just before each would run)."""
         if not self.engine_info:
             self.handshake()
-        deadline = time.monotonic() + self.profile.run_timeout
+        if deadline is None:
+            deadline = time.monotonic() + self.profile.run_timeout
         for item in self.items():
             check_stop()
             if skip is None or not skip(item):

@@ -9,17 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance._catalogue import default_root, load_catalogue
+from conformance._catalogue import load_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def test_a_checkout_uses_its_own_cases_folder(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    assert default_root() == ROOT / "cases"
-    (tmp_path / "cases").mkdir()
-    monkeypatch.chdir(tmp_path)
-    assert default_root() == tmp_path / "cases"
 
 
 def test_from_any_other_folder_the_catalogue_beside_the_package_is_used(tmp_path, monkeypatch):

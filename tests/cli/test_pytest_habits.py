@@ -214,3 +214,28 @@ def test_durations_lists_the_slowest_items(cases, monkeypatch):
         summary[0].split()[1:] == ["pass", "toy/add/one-plus-one"]
     assert float(summary[0].split()[0].rstrip("s")) >= 1.0
     assert summary[1] == ""   # one line only
+
+
+@pytest.mark.parametrize(("differs", "before", "now"), [
+    ("engine spec", [], ["--engine", "python:toy:RaisingEngine"]),
+    ("profile", ["--profile", "quick"], ["--profile", "certify"]),
+    ("seed", [], ["--seed", "7"]),
+    ("engine version", [], []),   # known from the hello only: found after the rerun
+])
+def test_last_failed_carries_nothing_from_another_run(tmp_path, cases, differs, before, now):
+    """--last-failed carried every other item from any report.json in --out: the
+    reference engine's passes made a broken mutant certify green (exit 0). Items are
+    carried only from a report of the same engine (spec, name, version, mutant),
+    catalogue, suite, profile, seed and filters; else everything runs, and says why."""
+    out = tmp_path / "out"
+    conformance("certify", "--engine", ENGINE, "--cases", cases, "--out", out, *before)
+    if differs == "engine version":
+        path = out / "report.json"
+        report = json.loads(path.read_text())
+        report["engine"]["version"] = "0-other"
+        path.write_text(json.dumps(report))
+    args = [*before, *now] if "--engine" in now else ["--engine", ENGINE, *before, *now]
+    again = conformance("certify", "--cases", cases, "--out", out, "--lf", *args)
+    assert f"not carried: it differs in {differs}" in again.stderr, again.stderr
+    assert "running everything" in again.stderr
+    assert rerun_in(out) == set(ids_in(out)) and len(ids_in(out)) == 3

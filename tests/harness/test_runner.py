@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from toy import write_catalogue
 
@@ -183,3 +185,16 @@ def test_a_property_gives_up_early_only_when_nothing_is_supported(tmp_path, supp
         assert engine.starts == GIVE_UP_AFTER   # not the hundreds Hypothesis would draw
     else:
         assert engine.starts > GIVE_UP_AFTER    # some boards are mapped: it keeps drawing
+
+
+def test_rerun_lines_carry_cases_exactly_when_the_run_had_it(tmp_path, monkeypatch):
+    """A run with --cases cases from a folder holding ./cases once printed rerun lines
+    without it, which now rerun against the installed catalogue instead."""
+    from conformance._runner import rerun_command
+
+    (tmp_path / "cases").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with_cases = rerun_command("reference", "vision/a/b", Path("cases"), str(tmp_path), 0)
+    assert with_cases.endswith(" --select vision/a/b --cases cases"), with_cases
+    without = rerun_command("reference", "vision/a/b", None, str(tmp_path), 0)
+    assert without == "conformance run --engine reference --select vision/a/b"

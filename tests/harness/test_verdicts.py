@@ -135,16 +135,34 @@ def test_skip_reasons_are_grouped_in_every_report(tmp_path):
     assert badge["message"].startswith("no verdict")
 
 
-def test_the_catalogue_is_named_first_and_a_stray_cases_folder_is_refused(tmp_path):
+def test_the_catalogue_is_named_first(tmp_path):
     cases = toy.write_catalogue(tmp_path / "cases")
     run = conformance("certify", "--engine", "python:toy:ToyEngine", "--cases", cases, "-q")
     assert run.stdout.splitlines()[0].startswith(f"catalogue: {cases} sha256:")
-    stray = tmp_path / "project"
-    (stray / "cases").mkdir(parents=True)
-    (stray / "cases" / "mine.yaml").write_text("a: 1\n")
-    run = conformance("certify", "--engine", "python:toy:ToyEngine", cwd=stray)
-    assert run.returncode == 4
-    assert str(stray / "cases") in run.stderr and "--cases" in run.stderr
+    # the terminal summary says again which catalogue the verdict rests on
+    assert f"catalogue used: {cases} (--cases)" in run.stdout, run.stdout
+
+
+def test_a_cases_folder_in_the_current_folder_is_never_taken(tmp_path, monkeypatch):
+    """An engine's repository holding cases/vision (the catalogue minus the cases its
+    engine fails) certified against it, silently: only --cases names another catalogue."""
+    from conformance._catalogue import load_catalogue
+
+    installed = load_catalogue(None, ["vision"])
+    repo = tmp_path / "engine-repo"
+    shutil.copytree(ROOT / "cases" / "vision", repo / "cases" / "vision")
+    trimmed = sorted((repo / "cases" / "vision").glob("ir-*.yaml"))
+    for path in trimmed:
+        path.unlink()
+    (repo / "cases" / "junk").mkdir()
+    monkeypatch.chdir(repo)
+    catalogue = load_catalogue(None, ["vision"])
+    assert catalogue.digest == installed.digest and not catalogue.errors
+    assert len(catalogue.cases) == len(installed.cases)
+    assert load_catalogue(repo / "cases", ["vision"]).digest != installed.digest
+    run = conformance("validate", "--ruleset", "vision", cwd=repo)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert str(repo) not in run.stdout + run.stderr
 
 
 def test_out_is_checked_before_anything_runs(tmp_path):

@@ -250,3 +250,53 @@ class UnstartableMutants(ToyEngine):
                                              "rules": ["toy/R-1"],
                                              "description": "adds one too many"}]
         return info
+
+
+class SlowMutants(ToyEngine):
+    """Lists ``count`` mutants, each adding one too many and slowly (0.5 s an action):
+    a mutation phase longer than a short --run-timeout."""
+
+    listed = 6
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mutant: str | None = None
+
+    def hello(self, mutant: str | None = None) -> dict[str, Any]:
+        self.mutant = mutant
+        info = super().hello()
+        info["capabilities"]["mutants"] = [
+            {"name": f"slow-{i}", "ruleset": "toy", "rules": ["toy/R-1"],
+             "description": "adds one too many, slowly"} for i in range(self.listed)]
+        if mutant is not None:
+            info["capabilities"]["mutant"] = mutant
+        return info
+
+    def amount(self, k: int) -> int:
+        if self.mutant is None:
+            return k
+        sleep(0.5)
+        return k + 1
+
+
+class TooManyMutants(SlowMutants):
+    """Lists 1001 mutants: one more than a hello may (docs/protocol.md, 'Mutants')."""
+
+    listed = 1001
+
+
+class HugeSkipEngine(ToyEngine):
+    """Skips every case with a reason of a million characters."""
+
+    def start(self, ruleset: str, setup: dict[str, Any]) -> None:
+        raise Unsupported("not modelled " + "x" * 1_000_000)
+
+
+class HugeErrorEngine(ToyEngine):
+    """Raises with a message of a million characters, and writes as much on stderr."""
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        import sys
+
+        sys.stderr.write("e" * 1_000_000)
+        raise RuntimeError("broken " + "y" * 1_000_000)
