@@ -10,6 +10,7 @@ import dataclasses
 import hashlib
 import importlib.machinery
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from functools import cache
@@ -70,6 +71,8 @@ class Case:
     path: str
     line: int
     step_lines: tuple[int, ...] = ()   # line of each step's `do`, for "defined at"
+    #: readings the notes name only to say the case does not rely on them
+    not_relied_on: tuple[str, ...] = ()
     #: a case is judged against the seed, never against the reference engine (cf. Property)
     compares_reference: ClassVar[bool] = False
 
@@ -333,7 +336,8 @@ def _load_ruleset(ruleset: str, folder: Path, rules: dict[str, Rule], cases: lis
                 continue
             known.passed.add(seal)
         steps = range(len(data["steps"]))
-        case = Case(**_fields(data, notes="", flags=()), path=str(path), line=line,
+        case = Case(**_fields(data, notes="", flags=(), not_relied_on=()), path=str(path),
+                    line=line,
                     step_lines=tuple(lines.line(["steps", i, "do"]) or line for i in steps))
         seen[case.id] = case
         cases.append(case)
@@ -466,6 +470,7 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
             elif other not in rules:
                 error(rule, f"rule {rule.id!r} sees unknown rule {other!r}",
                       "fix the id or add that rule to the index")
+    readings = {rid for rid, rule in rules.items() if rule.kind == READING}
     for case in cases:
         for rid in case.rules:
             if rid not in rules:
@@ -473,6 +478,38 @@ def _check_references(rules: dict[str, Rule], cases: list[Case],
                 error(case, f"case {case.id!r} names unknown rule {rid!r}",
                       f"did you mean {near[0]!r}?" if near
                       else "add the rule to the ruleset's rules.yaml or fix the id")
+        for rid in case.not_relied_on:
+            if rid not in readings or rid in case.rules:
+                error(case, f"case {case.id!r} lists {rid!r} under not_relied_on, which is "
+                      + ("in its rules" if rid in case.rules else "no reading"),
+                      "not_relied_on lists readings the notes name without relying on them")
+        untagged = sorted(named_readings(case, readings) - set(case.rules)
+                          - set(case.not_relied_on))
+        if untagged:
+            error(case, f"case {case.id!r} names {', '.join(map(repr, untagged))} in its "
+                  "notes or source, but its rules lack it",
+                  "tag every reading the case relies on in `rules:` (CONTRIBUTING.md, "
+                  "'Adding a case'); if the notes name it to say the case does not rely "
+                  "on it, list it under `not_relied_on:`")
+
+
+#: A reading named in prose: its full id, or "reading <slug>" / "Reading <slug>".
+_READING_ID = re.compile(r"\b([a-z0-9_]+/reading/[a-z0-9]+(?:-[a-z0-9]+)*)")
+_READING_SLUG = re.compile(r"\b[Rr]eadings? `?([a-z0-9]+(?:-[a-z0-9]+)+)")
+
+
+def named_readings(case: Case, readings: set[str]) -> set[str]:
+    """The readings ``case``'s notes, source and step notes name (of ``readings``): a case
+    that explains itself by a reading relies on it, so its verdict must not rest on the seed
+    alone (issue 41)."""
+    texts = [case.notes, *(v for _, v in _walk(case.source) if isinstance(v, str)),
+             *(str(step.get("note", "")) for step in case.steps)]
+    found: set[str] = set()
+    for text in texts:
+        found.update(m for m in _READING_ID.findall(text) if m in readings)
+        found.update(f"{case.ruleset}/reading/{slug}" for slug in _READING_SLUG.findall(text)
+                     if f"{case.ruleset}/reading/{slug}" in readings)
+    return found
 
 
 _Read = tuple[dict[str, Any], _yaml.Lines, str | None, list["jsonschema.ValidationError"]]

@@ -31,6 +31,7 @@ FAST_KEYWORDS = frozenset({
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
     "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
     "version",   # an annotation: a vocabulary's version (conformance/vocabulary.py)
+    "x-compare",  # an annotation: an attribute compared as a set (vocabulary.set_valued)
 })
 #: Keywords whose value is a map of names to subschemas (not schemas themselves).
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs"})

@@ -3,8 +3,10 @@
 Expectations are partial: a case asserts only what its ruling decides.  Dicts
 match when every expected key matches; lists element-wise with equal length;
 scalars by equality; ``{unordered: [...]}`` matches a list holding the same
-elements in any order (for values the rules give no order, e.g. a card's
-names).  Events are matched by pattern (every key given equal).
+elements as a set: in any order, repeats ignored (for the attributes a
+vocabulary marks ``"x-compare": "set"``, e.g. a Vision card's names; the
+vocabulary accepts the form nowhere else).  Events are matched by pattern
+(every key given equal).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from conformance._results import Mismatch
 
 _MISSING = "<missing>"
 
-#: The one key of an expected object that compares a list as a multiset.
+#: The one key of an expected object that compares a list as a set.
 UNORDERED = "unordered"
 
 #: Keys of ``expect`` compared against ``observe()``.
@@ -67,17 +69,12 @@ def _match(expected: Any, observed: Any, path: str, out: list[Mismatch]) -> None
 
 
 def _same_elements(expected: Any, observed: Any) -> bool:
-    """Each expected element matches a distinct observed one, none left over."""
-    if not (isinstance(expected, list) and isinstance(observed, list)
-            and len(expected) == len(observed)):
+    """The same set: each expected element matches some observed one and each observed
+    element is matched by some expected one; order and repeats do not count."""
+    if not (isinstance(expected, list) and isinstance(observed, list)):
         return False
-    left = list(observed)
-    for item in expected:
-        found = next((i for i, o in enumerate(left) if event_matches(item, o)), None)
-        if found is None:
-            return False
-        left.pop(found)
-    return True
+    return (all(any(event_matches(e, o) for o in observed) for e in expected)
+            and all(any(event_matches(e, o) for e in expected) for o in observed))
 
 
 def _scalar_equal(expected: Any, observed: Any) -> bool:

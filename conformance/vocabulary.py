@@ -107,6 +107,27 @@ def _document(ruleset: str) -> dict[str, Any]:
     return _schemas.load(str(path))
 
 
+#: The keyword marking an observed attribute that is compared as a set: order and repeats
+#: are ignored, and an expectation states it as ``{unordered: [...]}``.
+COMPARE = "x-compare"
+
+
+def set_valued(ruleset: str) -> dict[str, frozenset[str]]:
+    """Per observation entry (``card_state``, ``player_state``), the keys its vocabulary
+    marks ``"x-compare": "set"``: the attributes every comparison takes as sets."""
+    defs = _document(ruleset).get("$defs", {})
+    found: dict[str, frozenset[str]] = {}
+    for entry in ("card_state", "player_state"):
+        keys = set()
+        for key, sub in defs.get(entry, {}).get("properties", {}).items():
+            if isinstance(sub, dict) and "$ref" in sub:
+                sub = defs.get(sub["$ref"].rsplit("/", 1)[-1], {})
+            if isinstance(sub, dict) and sub.get(COMPARE) == "set":
+                keys.add(key)
+        found[entry] = frozenset(keys)
+    return found
+
+
 def digest(document: dict[str, Any]) -> str:
     """A vocabulary's digest: of its canonical JSON, so reformatting changes nothing."""
     text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -230,3 +230,49 @@ def test_every_error_of_a_file_is_reported_together(tmp_path):
     assert any("rules" in e and "edited.yaml:4" in e for e in errors)
     assert any("steps/0/do" in e and "vision vocabulary" in e for e in errors)
     assert any("case says ruleset 'zatch'" in e for e in errors)
+
+
+READING = ('  - {id: toy/reading/add-zero, ref: reading, kind: reading, title: Adding 0, '
+           'text: "足す", summary: adding 0 adds nothing, interprets: [toy/R-1], why: silent}\n')
+
+
+def with_reading(tmp_path, notes, extra=""):
+    """The toy catalogue with a reading, and one case whose notes are ``notes``."""
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
+        "rules: [toy/R-1]\n", f"rules: [toy/R-1]\n{extra}notes: {notes}\n")
+    root = write_catalogue(tmp_path, {"other.yaml": text})
+    rules = root / "toy" / "rules.yaml"
+    rules.write_text(rules.read_text() + READING, "utf-8")
+    return [str(e) for e in load_catalogue(root).errors]
+
+
+@pytest.mark.parametrize("notes", ["rests on toy/reading/add-zero",
+                                   "Reading add-zero: adding 0 adds nothing",
+                                   "the reading `add-zero` decides it"])
+def test_a_reading_the_notes_name_must_be_tagged(tmp_path, notes):
+    """Issue 41: a case that explains itself by a reading but is tagged seed only would
+    count its verdict on the seed."""
+    errors = with_reading(tmp_path, f'"{notes}"')
+    assert len(errors) == 1, errors
+    assert "other.yaml:1" in errors[0] and "'toy/reading/add-zero'" in errors[0]
+    assert "rules lack it" in errors[0] and "not_relied_on" in errors[0]
+
+
+def test_a_reading_the_notes_name_is_fine_tagged_or_declared_not_relied_on(tmp_path):
+    text = CASE_ADD.replace("id: toy/add/two-plus-three", "id: toy/add/other").replace(
+        "rules: [toy/R-1]\n", "rules: [toy/R-1, toy/reading/add-zero]\n"
+        "notes: Reading add-zero decides it\n")
+    root = write_catalogue(tmp_path, {"other.yaml": text})
+    rules = root / "toy" / "rules.yaml"
+    rules.write_text(rules.read_text() + READING, "utf-8")
+    assert load_catalogue(root).errors == []
+    assert with_reading(tmp_path / "a", '"no reading needed (toy/reading/add-zero)"',
+                        "not_relied_on: [toy/reading/add-zero]\n") == []
+    # an id no index holds, and prose that is no reading's slug, are not readings
+    assert with_reading(tmp_path / "b", '"an unknown toy/reading/nothing-such, reading '
+                        'other-words"') == []
+
+
+def test_not_relied_on_names_readings_the_rules_lack(tmp_path):
+    errors = with_reading(tmp_path, "plain", "not_relied_on: [toy/R-2]\n")
+    assert len(errors) == 1 and "which is no reading" in errors[0]

@@ -132,6 +132,17 @@ def test_payment_property_compares_costs_without_zero_entries():
     assert result.status == "pass", result.message
 
 
+@settings(max_examples=200, deadline=None)
+@given(S.payment_scenarios())
+def test_payment_scenarios_send_mana_in_canonical_form(scenario):
+    """docs/rulesets/mtg.md: mana is sent with zero entries dropped (no ``{generic: 0}``),
+    so an adapter parsing the documented form reads what the property sends (issue 41)."""
+    card = scenario["setup"]["p1"]["hand"][0]
+    cast = scenario["steps"][-1]["do"]
+    for mana in (card["mana_cost"], cast["pay"], scenario["setup"]["p1"]["mana"]):
+        assert all(n > 0 for n in mana.values()), mana
+
+
 def test_metamorphic_has_teeth():
     catalogue = Catalogue(root=Path("cases"), rules={}, cases=[], errors=[], digest="")
     run = Runner(catalogue, InProcessEngine(SeatBiased, "seat-biased"), "seat-biased",

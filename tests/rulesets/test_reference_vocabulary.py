@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import reference_engine
-from conformance import Unsupported, _schemas
+from conformance import Unsupported, _schemas, vocabulary
 from conformance._catalogue import load_catalogue
 from conformance._discovery import find_ruleset, ruleset_names
 from reference_engine.vision import vocabulary as words
@@ -72,16 +72,11 @@ def test_each_operation_takes_the_schemas_arguments(operation):
     assert required <= set(schema.get("required", []))
 
 
-#: Observed lists a vocabulary lets cases compare only as sets ({unordered: [...]}): the
-#: seed gives them no order (Vision's names, Zatch's piles).
-SETS = {("vision", "card_state"): ("names",),
-        ("zatch", "player_state"): ("hand", "field", "discard")}
-
-
 def as_sets(observed: dict[str, Any], ruleset: str, entry: str) -> dict[str, Any]:
-    """``observed`` with each list its vocabulary compares as a set read as one."""
+    """``observed`` with each list its vocabulary compares as a set (``"x-compare": "set"``,
+    stated ``{unordered: [...]}``: Vision's names, Zatch's piles) read as one."""
     return {**observed, **{key: {"unordered": observed[key]}
-                           for key in SETS.get((ruleset, entry), ())
+                           for key in vocabulary.set_valued(ruleset)[entry]
                            if isinstance(observed.get(key), list)}}
 
 

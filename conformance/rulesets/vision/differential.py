@@ -11,7 +11,8 @@ and makes other choices where the seed is silent shows no difference:
 - the events of each step as a multiset: the order of events is left to the
   cases and properties of the rules that fix an order (3.2.5 shuffle before
   the next deck operation), since many orders are not fixed by the seed;
-- every observed attribute of cards on the field;
+- every observed attribute of cards on the field, those the vocabulary marks
+  ``"x-compare": "set"`` (``names``) as sets: order and repeats ignored;
 - only the zone and owner of cards elsewhere: the seed does not say what a
   card in the hand, deck or 冥界 "has" (power, damage, names after a modifier
   ended);
@@ -26,6 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from conformance import vocabulary
 from conformance._properties import Play, Scenario, Trace, Violation, invariant
 from conformance._results import Mismatch
 from conformance.rulesets.vision import strategies as S
@@ -53,7 +55,15 @@ def _card(card: Any) -> Any:
     card = dict(card)
     if isinstance(card.get("names"), list):
         card["names"] = [n for n in card["names"] if n != ""]
+    for key in vocabulary.set_valued("vision")["card_state"]:
+        if isinstance(card.get(key), list):
+            card[key] = as_set(card[key])
     return card
+
+
+def as_set(values: list[Any]) -> list[Any]:
+    """A list compared as a set: one of each element, in a fixed order."""
+    return sorted({_key(v): v for v in values}.values(), key=_key)
 
 
 def _player(player: Any) -> Any:
@@ -63,6 +73,9 @@ def _player(player: Any) -> Any:
     for zone in _ZONES:
         if isinstance(player.get(zone), list):
             player[zone] = sorted(player[zone], key=_key)
+    for key in vocabulary.set_valued("vision")["player_state"]:
+        if isinstance(player.get(key), list):
+            player[key] = as_set(player[key])
     return player
 
 
