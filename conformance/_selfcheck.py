@@ -185,6 +185,12 @@ def _mutation(mutation: dict[str, Any] | None) -> Iterator[tuple[str, Any, Any]]
     for row in rows:
         if row["killed"] != bool(row["killed_by"]):
             yield f"mutation.mutants[{row['name']}].killed", row["killed"], bool(row["killed_by"])
+        if "certified_for" in row:   # older reports lack it
+            caught = [r for r in row["certified_for"] if r in row.get("killed_for", row["rules"])]
+            if row["certified_for"] != caught:
+                yield f"mutation.mutants[{row['name']}].certified_for", row["certified_for"], caught
+            if row["certified"] != bool(caught):
+                yield f"mutation.mutants[{row['name']}].certified", row["certified"], bool(caught)
     if not rows:
         return
     scores = {"score": sum(r["killed"] for r in rows) / len(rows),
