@@ -374,8 +374,45 @@ def rule_progress(rule: dict[str, Any]) -> str:
     ran, total = items_checked(rule)
     if 0 < ran < total and rule["status"] in ("pass", "skip"):
         passing = "all passing" if rule["counts"]["fail"] == 0 else "some differ (information)"
-        return f"{ran}/{total} items checked, {passing}"
-    return shown
+        shown = f"{ran}/{total} items checked, {passing}"
+    return shown + too_few_examples_note(rule)
+
+
+def exercised_rows(report: dict[str, Any]) -> list[list[str]]:
+    """One row per property result that counted its examples per rule: its id, its
+    supported examples, and each of its rules with how many of them exercised it,
+    "(too few)" below the floor (docs/cli.md, "Too few examples")."""
+    rows = []
+    for r in report["results"]:
+        examples = r.get("examples") or {}
+        reached = examples.get("exercised")
+        if r["kind"] != "property" or reached is None:
+            continue
+        needed = examples.get("min_exercised", 1)
+        few = r["status"] == "pass"   # a failure fails every rule, whatever the count
+        shown = ", ".join(f"{rule} {n}" + (f" (too few: {needed} needed)"
+                                           if few and n < needed else "")
+                          for rule, n in reached.items())
+        rows.append([r["id"], str(examples["supported"]), shown])
+    return rows
+
+
+def too_few_lines(report: dict[str, Any], limit: int = 5) -> list[str]:
+    """The rules a passing property does not check for too few examples, one line each
+    (at most ``limit``, then how many more), for the terminal."""
+    found = [f"{rule['id']}: {few['property']} (exercised {few['exercised']} of the "
+             f"{few['needed']} needed)"
+             for rule in report["rules"] for few in rule.get("too_few_examples") or []]
+    more = [f"... and {len(found) - limit} more (report.json, rules[].too_few_examples)"]
+    return found[:limit] + (more if len(found) > limit else [])
+
+
+def too_few_examples_note(rule: dict[str, Any]) -> str:
+    """"; too few examples: <property> (exercised 3 of the 10 needed)" for each passing
+    property that does not check the rule; "" when none."""
+    few = rule.get("too_few_examples") or []
+    return "".join(f"; too few examples: {f['property']} (exercised {f['exercised']} of "
+                   f"the {f['needed']} needed)" for f in few)
 
 
 def engine_label(report: dict[str, Any]) -> str:
