@@ -91,3 +91,18 @@ def test_an_exhaustive_walk_counts_its_scenarios_per_rule():
     assert examples["min_exercised"] == 1
     assert examples["exercised"] == dict.fromkeys(["zatch/jammer.5", "zatch/jammer.2"],
                                                   examples["supported"])
+
+
+def test_every_format_shows_what_a_property_exercised(capsys):
+    from conformance._cli import _print_outcome
+    from conformance.report import render
+
+    report = conformance.certify(NoShields(), rulesets=["mtg"], profile="certify",
+                                 rules=["mtg/CR-609.7"]).to_json()
+    said = "too few examples: " + METAMORPHIC + " (exercised 0 of the 3 needed)"
+    assert said in render(report, "md").replace("\\", "")
+    assert said in render(report, "html")
+    assert "mtg/CR-609.7 0 (too few: 3 needed)" in render(report, "md")
+    assert 'name="exercised" value="mtg/CR-609.7: 0 of ' in render(report, "junit")
+    _print_outcome(report)
+    assert f"mtg/CR-609.7: {METAMORPHIC} (exercised 0 of the 3 needed)" in capsys.readouterr().out
