@@ -128,6 +128,13 @@ class Play:
             self._reference = Play(self._reference_factory(), self.ruleset)
         return self._reference
 
+    def begin_example(self) -> None:
+        """Forget the last example's traces (the reference engine's too): `traces` holds
+        one example's, for `exercised`."""
+        self.traces.clear()
+        if self._reference is not None:
+            self._reference.traces.clear()
+
     def close(self) -> None:
         if self._reference is not None:
             self._reference.engine.close()

@@ -365,7 +365,7 @@ class Runner:
             if faults:
                 return  # the engine broke: do not hammer it while Hypothesis shrinks
             tally["generated"] += 1
-            play.traces.clear()
+            play.begin_example()
             try:
                 prop.check(play, scenario)
             except Violation as exc:
@@ -434,7 +434,7 @@ class Runner:
         reached = dict.fromkeys(prop.rules, 0)
         try:
             for count, (label, scenario) in enumerate(within.exhaustive(), start=1):
-                play.traces.clear()
+                play.begin_example()
                 try:
                     prop.check(play, scenario)
                     for rule in exercised(prop, scenario, play.traces):

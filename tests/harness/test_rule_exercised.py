@@ -106,3 +106,17 @@ def test_every_format_shows_what_a_property_exercised(capsys):
     assert 'name="exercised" value="mtg/CR-609.7: 0 of ' in render(report, "junit")
     _print_outcome(report)
     assert f"mtg/CR-609.7: {METAMORPHIC} (exercised 0 of the 3 needed)" in capsys.readouterr().out
+
+
+def test_a_failure_fails_every_rule_whatever_its_examples_exercised():
+    from conformance._verdict import status_for
+
+    examples = {"generated": 60, "supported": 60, "actions": 60,
+                "exercised": {"toy/A": 60, "toy/B": 0}, "min_exercised": 3}
+    passed = {"kind": "property", "status": "pass", "examples": examples}
+    assert (status_for(passed, "toy/A"), status_for(passed, "toy/B")) == ("pass", "skip")
+    failed = {**passed, "status": "fail"}
+    assert (status_for(failed, "toy/A"), status_for(failed, "toy/B")) == ("fail", "fail")
+    older = {"kind": "property", "status": "pass",
+             "examples": {"generated": 1, "supported": 1, "actions": 1}}
+    assert status_for(older, "toy/B") == "pass"   # a report from before exercised
