@@ -30,7 +30,14 @@ from conformance._shards import check_complete
 from conformance._shown import shown
 from conformance._suite import Suite
 from conformance._transcript import TranscriptSink
-from conformance._verdict import filters_applied, item_counts, rule_status, verdict
+from conformance._verdict import (
+    filters_applied,
+    item_counts,
+    rule_status,
+    status_for,
+    too_few_examples,
+    verdict,
+)
 from conformance._version import __version__
 
 REPORT_FORMAT = "card-conformance-report/2"
@@ -462,19 +469,23 @@ def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Se
 
 def _with_status(rows: list[dict[str, Any]], results: list[dict[str, Any]],
                  strict: bool) -> list[dict[str, Any]]:
-    """The rule rows, each with its status and counts from the results tagged with it."""
+    """The rule rows, each with its status and counts from the results tagged with it,
+    each as it speaks for that rule (`status_for`: a property with too few examples
+    exercising the rule is a skip for it, listed in ``too_few_examples``)."""
     by_rule: dict[str, list[dict[str, Any]]] = {}
     for r in results:
         for rule in r["rules"]:
             by_rule.setdefault(rule, []).append(r)
     out = []
     for row in rows:
-        ran = by_rule.get(row["id"], [])
+        tagged = by_rule.get(row["id"], [])
+        ran = [{**r, "status": status_for(r, row["id"])} for r in tagged]
         counts = {s: sum(r["status"] == s for r in ran) for s in ("pass", "fail", "error", "skip")}
         # a known failure is still a failure of its rule
         status = ("uncovered" if not row["cases"]
                   else rule_status(row["kind"], ran, strict) or "skip")
-        out.append({**row, "status": status, "counts": counts})
+        out.append({**row, "status": status, "counts": counts,
+                    "too_few_examples": too_few_examples(tagged, row["id"])})
     return out
 
 

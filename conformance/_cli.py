@@ -750,7 +750,13 @@ def _announce(catalogue: Catalogue) -> None:
 
 def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
     """The terminal summary, in the order docs/cli.md gives ("What a verdict rests on")."""
-    from conformance.report._text import counts_line, coverage_line, differences, needs_attention
+    from conformance.report._text import (
+        counts_line,
+        coverage_line,
+        differences,
+        needs_attention,
+        too_few_lines,
+    )
 
     verdict = report["verdict"]
     handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
@@ -790,6 +796,12 @@ def _print_outcome(report: dict[str, Any], durations: int | None = None) -> None
         kinds = skip_kinds(report["results"])
         if kinds:
             print("skipped, by kind: " + ", ".join(f"{n} {kind}" for kind, n in kinds))
+    few = too_few_lines(report)
+    if few:
+        print("\nnot checked by a passing property, too few of its examples exercised the "
+              "rule (docs/cli.md, 'Too few examples'):")
+        for line in few:
+            print(f"  {shown(line, 300)}")
     for problem in report["problems"]:
         if problem["kind"] != "handshake":
             print(f"\n{shown(problem['kind'], 50)}: {shown(problem['message'], 2000)}")

@@ -4,7 +4,9 @@ An engine may list *mutants* in its hello (docs/protocol.md), each naming the
 rule ids it breaks; each runs on the same connection (its name in the hello)
 against the items tagged with those rules.  A mutant is *killed* when such an
 item *fails*, *for* each of its rules the item is tagged with, and *caught by
-the certification* when that item has basis seed.  An error is not a kill (a
+the certification* when that item has basis seed (``certified_for``: the rules
+such items are tagged with; a rule whose only kills are readings' or context
+items' is killed for, not certified for).  An error is not a kill (a
 crash is no verdict on the rule), nor is a difference from the reference
 engine (a mutant of it differs by construction): those items are not run.
 Once caught and killed for every rule the items left could add, the rest are
@@ -101,8 +103,8 @@ def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
     raises (an interrupt apart) is its row's ``error``, never the end of the others'."""
     def unrun(error: str) -> dict[str, Any]:
         return {"name": mutant["name"], "ruleset": mutant["ruleset"], "rules": mutant["rules"],
-                "killed": False, "killed_by": [], "killed_for": [], "certified": False,
-                "error": error}
+                "killed": False, "killed_by": [], "killed_for": [], "certified_for": [],
+                "certified": False, "error": error}
 
     if time.monotonic() > deadline:
         return unrun(f"not run: the run timeout ({profile.run_timeout:.0f} s) was reached "
@@ -124,13 +126,14 @@ def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
     rules = set(mutant["rules"])
     killed_by: list[str] = []
     killed_for: set[str] = set()
+    certified_for: set[str] = set()
     certified = False
 
     def pointless(item: Case | Property) -> bool:
         # a difference from the reference engine is never a kill; once caught, an item
-        # that could add only a killer, not a rule killed for, is left out
+        # that could add only a killer, not a rule certified for, is left out
         return item.compares_reference or (
-            not all_kills and certified and not rules.intersection(item.rules) - killed_for)
+            not all_kills and certified and not rules.intersection(item.rules) - certified_for)
 
     try:
         for result in runner.results(skip=pointless,
@@ -138,12 +141,17 @@ def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
             if result.status == "fail":
                 killed_by.append(result.id)
                 killed_for |= rules.intersection(result.rules)
-                certified = certified or result.basis == "seed"
+                if result.basis == "seed":
+                    certified = True
+                    certified_for |= rules.intersection(result.rules)
     finally:
         engine.close()
     row = {"name": mutant["name"], "ruleset": mutant["ruleset"],
            "rules": mutant["rules"], "killed": bool(killed_by), "killed_by": killed_by,
            "killed_for": [rule for rule in mutant["rules"] if rule in killed_for],
+           # the rules whose breaking a seed-basis item caught: what a rule's mutant
+           # column counts (a kill by readings only is shown apart)
+           "certified_for": [rule for rule in mutant["rules"] if rule in certified_for],
            # caught by an item the certification rests on: an engine with this
            # bug cannot certify `pass` (a reading's or context's kill cannot say so)
            "certified": certified}

@@ -98,6 +98,9 @@ class Play:
         self._supported = 0
         self._unsupported: list[Unsupported] = []
         self.actions = 0   # steps the engine applied, over every supported play
+        #: the traces of the current example (the runner empties it before each),
+        #: for `exercised`
+        self.traces: list[Trace] = []
 
     def run(self, scenario: Scenario) -> Trace:
         if not self._supported and len(self._unsupported) >= GIVE_UP_AFTER:
@@ -111,8 +114,10 @@ class Play:
             raise
         self._supported += 1
         self.actions += len(outcomes)
-        return Trace([reply for reply, _ in outcomes],
-                     [state for _, state in outcomes])  # type: ignore[misc]
+        trace = Trace([reply for reply, _ in outcomes],
+                      [state for _, state in outcomes])  # type: ignore[misc]
+        self.traces.append(trace)
+        return trace
 
     @property
     def reference(self) -> Play:
@@ -122,6 +127,13 @@ class Play:
                 raise RuntimeError("this Play has no reference engine")
             self._reference = Play(self._reference_factory(), self.ruleset)
         return self._reference
+
+    def begin_example(self) -> None:
+        """Forget the last example's traces (the reference engine's too): `traces` holds
+        one example's, for `exercised`."""
+        self.traces.clear()
+        if self._reference is not None:
+            self._reference.traces.clear()
 
     def close(self) -> None:
         if self._reference is not None:
@@ -155,6 +167,12 @@ def run_accepted(play: Play, scenario: Scenario) -> Trace:
     return trace
 
 
+#: What a property says one supported example exercised: the rule ids (of those it is
+#: tagged with) whose condition the scenario and what the engine did with it (the
+#: first `Trace`, the scenario as generated) brought about.
+Exercises = Callable[[Scenario, Trace], Iterable[str]]
+
+
 @dataclasses.dataclass(frozen=True)
 class Property:
     id: str
@@ -170,15 +188,33 @@ class Property:
     #: in order, instead of a Hypothesis sample (sampling can miss the one ordering
     #: that matters); the result says how many were checked.
     exhaustive: Callable[[], Iterable[tuple[str, Scenario]]] | None = None
+    #: Which of its rules one supported example exercised (`Exercises`); None says
+    #: every example necessarily exercises every rule it is tagged with.  A property
+    #: checks a rule only through the examples that exercised it (docs/cli.md, "Too
+    #: few examples").
+    exercises: Exercises | None = None
+
+
+def exercised(prop: Property, scenario: Scenario, traces: list[Trace]) -> list[str]:
+    """The rules of ``prop`` (in its order) one example that held exercised: all of them
+    when the property declares no `Property.exercises`; none when it played nothing."""
+    if prop.exercises is None:
+        return list(prop.rules)
+    if not traces:
+        return []
+    said = set(prop.exercises(scenario, traces[0]))
+    return [rule for rule in prop.rules if rule in said]
 
 
 def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] | None = None,
               title: str = "", compares_reference: bool = False,
               exhaustive: Callable[[], Iterable[tuple[str, Scenario]]] | None = None,
+              exercises: Exercises | None = None,
               ) -> Callable[[Callable[[Play, Scenario], None]], Property]:
     """Declare a property: ``@invariant("vision/prop/...", rules=[...], scenarios=...)``;
-    ``compares_reference`` and ``exhaustive`` (instead of ``scenarios``) as `Property`
-    has them.  A reference comparison's rules say what it explores, not what it judges."""
+    ``compares_reference``, ``exhaustive`` (instead of ``scenarios``) and ``exercises``
+    as `Property` has them.  A reference comparison's rules say what it explores, not
+    what it judges."""
     if (scenarios is None) == (exhaustive is None):
         raise TypeError(f"{id}: give either scenarios (a strategy) or exhaustive, not both")
 
@@ -189,6 +225,6 @@ def invariant(id: str, *, rules: list[str], scenarios: SearchStrategy[Scenario] 
                         title=title or summary or id,
                         scenarios=scenarios if scenarios is not None else st.nothing(),
                         check=check, compares_reference=compares_reference,
-                        exhaustive=exhaustive)
+                        exhaustive=exhaustive, exercises=exercises)
 
     return decorate

@@ -35,7 +35,7 @@ from conformance._catalogue import Case, Catalogue, Rule
 from conformance._discovery import properties_for
 from conformance._engine import Connection, EngineFault, Unsupported
 from conformance._matching import match_step, needs_state
-from conformance._properties import NothingSupported, Play, Property, Violation
+from conformance._properties import NothingSupported, Play, Property, Violation, exercised
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._transcript import Transcript, TranscriptSink
@@ -355,6 +355,7 @@ class Runner:
         faults: list[EngineFault] = []
         unsupported: list[Unsupported] = []   # the first one's reason and kind are reported
         tally = {"generated": 0, "supported": 0}
+        reached = dict.fromkeys(prop.rules, 0)   # supported examples per rule exercised
 
         # each property's own seed, from the run's and its id: editing one property's
         # code changes no other property's examples
@@ -369,6 +370,7 @@ class Runner:
             if faults:
                 return  # the engine broke: do not hammer it while Hypothesis shrinks
             tally["generated"] += 1
+            play.begin_example()
             try:
                 prop.check(play, scenario)
             except Violation as exc:
@@ -381,9 +383,13 @@ class Runner:
                 faults.append(exc)
                 raise
             tally["supported"] += 1
+            for rule in exercised(prop, scenario, play.traces):
+                reached[rule] += 1
 
         def done(**fields: Any) -> dict[str, Any]:
-            return {"examples": {**tally, "actions": play.actions}, **within.fields(), **fields}
+            return {"examples": {**tally, "actions": play.actions, "exercised": reached,
+                                 "min_exercised": self.profile.min_exercised},
+                    **within.fields(), **fields}
 
         try:
             check()
@@ -430,10 +436,14 @@ class Runner:
         """Every scenario of a small scope (in the engine's vocabulary version), in order;
         the first violation is the result."""
         count = 0
+        reached = dict.fromkeys(prop.rules, 0)
         try:
             for count, (label, scenario) in enumerate(within.exhaustive(), start=1):
+                play.begin_example()
                 try:
                     prop.check(play, scenario)
+                    for rule in exercised(prop, scenario, play.traces):
+                        reached[rule] += 1
                 except Violation as violation:
                     message = (f"{label}: {violation.message} (scenario {count} of the "
                                "exhaustive walk)")
@@ -442,7 +452,10 @@ class Runner:
         except (Unsupported, EngineFault) as exc:
             return _stopped(exc)
         return {"status": "pass", "message": f"exhaustive: all {count} scenarios checked",
-                "examples": {"generated": count, "supported": count, "actions": play.actions},
+                # a walk checks every scenario of its scope: one that exercises a rule
+                # is enough
+                "examples": {"generated": count, "supported": count, "actions": play.actions,
+                             "exercised": reached, "min_exercised": 1},
                 **within.fields()}
 
     def _violated(self, prop: Property, play: Play, scenario: dict[str, Any],

@@ -187,7 +187,7 @@ def recomputed(report: dict[str, Any]) -> dict[str, Any]:
     from conformance._certify import _judge, _with_status
 
     strict = bool(report["settings"]["strict_readings"])
-    rows = [{k: v for k, v in row.items() if k not in ("status", "counts")}
+    rows = [{k: v for k, v in row.items() if k not in ("status", "counts", "too_few_examples")}
             for row in report["rules"]]
     again = {**report, "rules": _with_status(rows, report["results"], strict)}
     coverage = report["verdict"].get("coverage")
@@ -213,8 +213,8 @@ def disagreements(report: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
     yield from _differ("verdict", report["verdict"], again["verdict"])
     yield from _differ("summary", report["summary"], again["summary"])
     for said, found in zip(report["rules"], again["rules"], strict=True):
-        for key in ("status", "counts"):
-            if said[key] != found[key]:
+        for key in ("status", "counts", "too_few_examples"):
+            if key in said and said[key] != found[key]:   # older reports lack the last
                 yield f"rules[{said['id']}].{key}", said[key], found[key]
     coverage = report["verdict"].get("coverage")
     if coverage is not None:   # the rulesets judged are the ones the engine claimed
@@ -247,6 +247,12 @@ def _mutation(mutation: dict[str, Any] | None) -> Iterator[tuple[str, Any, Any]]
     for row in rows:
         if row["killed"] != bool(row["killed_by"]):
             yield f"mutation.mutants[{row['name']}].killed", row["killed"], bool(row["killed_by"])
+        if "certified_for" in row:   # older reports lack it
+            caught = [r for r in row["certified_for"] if r in row.get("killed_for", row["rules"])]
+            if row["certified_for"] != caught:
+                yield f"mutation.mutants[{row['name']}].certified_for", row["certified_for"], caught
+            if row["certified"] != bool(caught):
+                yield f"mutation.mutants[{row['name']}].certified", row["certified"], bool(caught)
     if not rows:
         return
     scores = {"score": sum(r["killed"] for r in rows) / len(rows),

@@ -59,6 +59,34 @@ def group(kind: str) -> str:
     return kind if kind in (READING, CONTEXT) else "seed"
 
 
+def status_for(result: Mapping[str, Any], rule_id: str) -> str:
+    """A result's status as it speaks for one rule it is tagged with.
+
+    A property checks a rule only through the supported examples that exercised it
+    (``examples.exercised``): a passing property whose examples exercised the rule
+    fewer than ``examples.min_exercised`` times is a *skip* for that rule ("too few
+    examples"), never a pass.  A failure stays a failure of every rule it is tagged
+    with, whichever example it was found on.  Results from before ``exercised`` speak
+    as their status.
+    """
+    if result["status"] == "pass" and result.get("kind") == "property":
+        examples = result.get("examples") or {}
+        reached = examples.get("exercised")
+        if reached is not None and reached.get(rule_id, 0) < examples.get("min_exercised", 1):
+            return "skip"
+    return str(result["status"])
+
+
+def too_few_examples(results: Iterable[Mapping[str, Any]], rule_id: str,
+                     ) -> list[dict[str, Any]]:
+    """The passing properties that do not check ``rule_id`` for too few examples
+    exercising it (`status_for`): ``{property, exercised, needed}`` each."""
+    return [{"property": r["id"], "exercised": r["examples"]["exercised"].get(rule_id, 0),
+             "needed": r["examples"].get("min_exercised", 1)}
+            for r in results
+            if r["status"] == "pass" and status_for(r, rule_id) == "skip"]
+
+
 def rule_status(kind: str, results: list[dict[str, Any]], strict: bool) -> str | None:
     """A rule's status from the results tagged with it; None when none says anything.
 

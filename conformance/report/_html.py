@@ -112,6 +112,7 @@ def render(report: dict[str, Any]) -> str:
         _summary(report),
         *_problems(report),
         _rules(report, attention),
+        *_exercised(report),
         *_attention(attention),
         *_differences(found),
         *_skipped(report),
@@ -119,6 +120,19 @@ def render(report: dict[str, Any]) -> str:
         "</main>",
     ]
     return page(title, "\n".join(body))
+
+
+def _exercised(report: dict[str, Any]) -> list[str]:
+    """Per property, how many supported examples exercised each of its rules."""
+    rows = [_row([_ident(p), _e(n), _e(shown, 2000)])
+            for p, n, shown in _text.exercised_rows(report)]
+    if not rows:
+        return []
+    return ['<section id="exercised"><h2>Property examples per rule</h2>'
+            "<p>A property checks a rule only through the supported examples that exercised "
+            "it; below the floor it does not check that rule (too few examples).</p>"
+            + _table(["property", "supported examples", "exercised, per rule"], rows)
+            + "</section>"]
 
 
 def _sticky(report: dict[str, Any], nav: list[str]) -> str:

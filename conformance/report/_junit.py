@@ -111,6 +111,11 @@ def _testcase(suite: ET.Element, result: dict[str, Any], counted: bool = True) -
     properties = ET.SubElement(case, "properties")
     for rule in result["rules"]:
         ET.SubElement(properties, "property", name="rule", value=_x(rule))
+    examples = result.get("examples") or {}
+    for rule, n in (examples.get("exercised") or {}).items():   # docs/cli.md, too few examples
+        ET.SubElement(properties, "property", name="exercised",
+                      value=_x(f"{rule}: {n} of {examples['supported']} supported examples "
+                               f"(needs {examples.get('min_exercised', 1)})"))
     ET.SubElement(properties, "property", name="kind", value=_x(result["kind"]))
     status = result["status"]
     message = _text.one_line(result["message"], _text.DETAIL_LIMIT)

@@ -49,12 +49,24 @@ def render(report: dict[str, Any]) -> str:
         _rulesets(report),
         "## Rules",
         *_rules(report),
+        *_exercised(report),
         *_attention(report),
         *_differences(report),
         *_skipped(report),
         *_mutation(report),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def _exercised(report: dict[str, Any]) -> list[str]:
+    """Per property, how many supported examples exercised each of its rules."""
+    rows = [[inline(p), n, inline(shown, 2000)] for p, n, shown in _text.exercised_rows(report)]
+    if not rows:
+        return []
+    return ["### Property examples per rule",
+            "A property checks a rule only through the supported examples that exercised "
+            "it; below the floor it does not check that rule (too few examples).",
+            _table(rows, ["property", "supported examples", "exercised, per rule"])]
 
 
 def _header(report: dict[str, Any]) -> list[str]:

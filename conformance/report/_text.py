@@ -193,18 +193,42 @@ def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def mutants_killed(report: dict[str, Any], rule: dict[str, Any]) -> str:
-    """``killed/total`` for a rule's mutants, or the bare count without a mutation run.
+    """``caught/total`` for a rule's mutants, or the bare count without a mutation run.
 
-    A mutant that breaks several rules counts as killed for this one only when
-    an item tagged with this rule caught it (``killed_for``).
+    A mutant counts for this rule only when an item tagged with this rule that the
+    certification rests on (basis seed) caught it (``certified_for``): an engine with
+    that bug cannot certify ``pass``.  Mutants killed for the rule only by items that
+    rely on a reading or context are shown apart, "3/4 (+1 only by readings)", as such
+    an engine would still certify.  A reading's or context entry's row counts every
+    kill for it (those items are the ones that speak for it).  Reports from before
+    ``certified_for`` count by ``killed_for`` and the row's ``certified``.
     """
     names = rule["mutants"]
     mutation = report.get("mutation")
     if not mutation:
         return str(len(names))
-    killed = {m["name"] for m in mutation["mutants"]
-              if rule["id"] in m.get("killed_for", m["rules"] if m["killed"] else [])}
-    return f"{sum(n in killed for n in names)}/{len(names)}"
+    caught, apart = mutant_kills(mutation, rule["id"])
+    if group(rule.get("kind", "rule")) != "seed":
+        caught, apart = caught | apart, set()
+    shown = f"{sum(n in caught for n in names)}/{len(names)}"
+    others = sum(n in apart for n in names)
+    return shown + (f" (+{others} only by readings)" if others else "")
+
+
+def mutant_kills(mutation: dict[str, Any], rule_id: str) -> tuple[set[str], set[str]]:
+    """The names of the mutants caught for ``rule_id`` by seed-basis items, and of those
+    killed for it only by reading or context items."""
+    caught: set[str] = set()
+    apart: set[str] = set()
+    for m in mutation["mutants"]:
+        killed_for = m.get("killed_for", m["rules"] if m["killed"] else [])
+        certified_for = m.get("certified_for",
+                              killed_for if m.get("certified", m["killed"]) else [])
+        if rule_id in certified_for:
+            caught.add(m["name"])
+        elif rule_id in killed_for:
+            apart.add(m["name"])
+    return caught, apart
 
 
 #: The heading of failures of items that rely on readings (or only on context
@@ -350,8 +374,45 @@ def rule_progress(rule: dict[str, Any]) -> str:
     ran, total = items_checked(rule)
     if 0 < ran < total and rule["status"] in ("pass", "skip"):
         passing = "all passing" if rule["counts"]["fail"] == 0 else "some differ (information)"
-        return f"{ran}/{total} items checked, {passing}"
-    return shown
+        shown = f"{ran}/{total} items checked, {passing}"
+    return shown + too_few_examples_note(rule)
+
+
+def exercised_rows(report: dict[str, Any]) -> list[list[str]]:
+    """One row per property result that counted its examples per rule: its id, its
+    supported examples, and each of its rules with how many of them exercised it,
+    "(too few)" below the floor (docs/cli.md, "Too few examples")."""
+    rows = []
+    for r in report["results"]:
+        examples = r.get("examples") or {}
+        reached = examples.get("exercised")
+        if r["kind"] != "property" or reached is None:
+            continue
+        needed = examples.get("min_exercised", 1)
+        few = r["status"] == "pass"   # a failure fails every rule, whatever the count
+        shown = ", ".join(f"{rule} {n}" + (f" (too few: {needed} needed)"
+                                           if few and n < needed else "")
+                          for rule, n in reached.items())
+        rows.append([r["id"], str(examples["supported"]), shown])
+    return rows
+
+
+def too_few_lines(report: dict[str, Any], limit: int = 5) -> list[str]:
+    """The rules a passing property does not check for too few examples, one line each
+    (at most ``limit``, then how many more), for the terminal."""
+    found = [f"{rule['id']}: {few['property']} (exercised {few['exercised']} of the "
+             f"{few['needed']} needed)"
+             for rule in report["rules"] for few in rule.get("too_few_examples") or []]
+    more = [f"... and {len(found) - limit} more (report.json, rules[].too_few_examples)"]
+    return found[:limit] + (more if len(found) > limit else [])
+
+
+def too_few_examples_note(rule: dict[str, Any]) -> str:
+    """"; too few examples: <property> (exercised 3 of the 10 needed)" for each passing
+    property that does not check the rule; "" when none."""
+    few = rule.get("too_few_examples") or []
+    return "".join(f"; too few examples: {f['property']} (exercised {f['exercised']} of "
+                   f"the {f['needed']} needed)" for f in few)
 
 
 def engine_label(report: dict[str, Any]) -> str:

@@ -68,3 +68,25 @@ def test_one_mutant_of_any_engine_can_be_certified_by_name(tmp_path):
     typo = conformance("certify", "--engine", f"cmd:{NODE} {ENGINE}", "--mutant",
                        "adds-one-mor", "--cases", cases, "-q")
     assert typo.returncode == 4 and "did you mean 'adds-one-more'" in typo.stderr
+
+
+def test_a_rule_counts_only_the_mutants_seed_items_caught():
+    """statics-work-from-stack breaks mtg/CR-609.1, but only a case relying on a reading
+    kills it: an engine with that bug certifies pass, so 609.1's mutant column must not
+    count it as caught (it once showed 1/1), and shows it apart."""
+    from conformance._mutation import list_mutants, run_mutants
+    from conformance._settings import get_profile
+    from conformance._suite import Suite
+    from conformance.report._text import mutants_killed
+
+    mutants = [m for m in list_mutants(["mtg"], "reference")
+               if m["name"] == "statics-work-from-stack"]
+    mutation = run_mutants(Suite.load(None, ["mtg"]), ["mtg"], get_profile("quick"),
+                           mutants=mutants, engine_spec="reference")
+    row, = mutation["mutants"]
+    assert row["killed"] and not row["certified"]
+    assert "mtg/CR-609.1" in row["killed_for"]
+    assert row["certified_for"] == []
+    assert mutants_killed({"mutation": mutation},
+                          {"id": "mtg/CR-609.1", "mutants": [row["name"]]}) == (
+        "0/1 (+1 only by readings)")

@@ -196,7 +196,8 @@ def test_a_property_reports_its_scenarios(tmp_path):
     runner.handshake()
     (result,) = list(runner.results())
     assert result.status == "pass"
-    assert result.examples == {"generated": 60, "supported": 60, "actions": 60}
+    assert result.examples == {"generated": 60, "supported": 60, "actions": 60,
+                               "exercised": {"toy/R-1": 60}, "min_exercised": 3}
 
 
 # -- 6. the seed works ------------------------------------------------------------------------

@@ -200,3 +200,24 @@ def test_a_rule_counts_a_mutant_only_when_an_item_tagged_with_it_caught_it():
          "killed_by": ["toy/b-case"]}]}}   # a report from before killed_for
     assert mutants_killed(report, {"id": "toy/A", "mutants": ["m"]}) == "1/1"
     assert mutants_killed(report, {"id": "toy/B", "mutants": ["m", "old"]}) == "1/2"
+
+
+def test_a_rule_counts_a_mutant_as_caught_only_by_seed_basis_items():
+    """A kill by an item relying on a reading is listed apart, never counted: an engine
+    with that bug still certifies pass."""
+    from conformance.report._text import mutants_killed
+
+    report = {"mutation": {"mutants": [
+        {"name": "seed", "ruleset": "toy", "rules": ["toy/A"], "killed": True,
+         "killed_by": ["toy/a"], "killed_for": ["toy/A"], "certified_for": ["toy/A"],
+         "certified": True},
+        {"name": "read", "ruleset": "toy", "rules": ["toy/A", "toy/reading/r"], "killed": True,
+         "killed_by": ["toy/r"], "killed_for": ["toy/A", "toy/reading/r"],
+         "certified_for": [], "certified": False},
+        {"name": "survivor", "ruleset": "toy", "rules": ["toy/A"], "killed": False,
+         "killed_by": [], "killed_for": [], "certified_for": [], "certified": False}]}}
+    assert mutants_killed(report, {"id": "toy/A", "mutants": ["seed", "read", "survivor"]}) \
+        == "1/3 (+1 only by readings)"
+    # a reading's own row counts the kills of the items relying on it
+    assert mutants_killed(report, {"id": "toy/reading/r", "kind": "reading",
+                                   "mutants": ["read"]}) == "1/1"

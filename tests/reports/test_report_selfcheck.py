@@ -136,6 +136,19 @@ def test_a_mutation_score_follows_from_its_mutants(wrong, tmp_path):
     assert ran.returncode == 4 and "mutation.score says 1.0, its results give 0.0" in ran.stderr
 
 
+def test_a_mutant_is_caught_by_the_certification_only_for_rules_a_seed_item_caught(wrong,
+                                                                                  tmp_path):
+    bad = copy.deepcopy(wrong)
+    bad["mutation"] = {"mutants": [{"name": "m", "ruleset": "toy", "rules": ["toy/R-1"],
+                                    "killed": True, "killed_by": ["toy/x"],
+                                    "killed_for": ["toy/R-1"], "certified_for": [],
+                                    "certified": True}],
+                       "score": 1.0, "certified_score": 1.0}
+    ran = conformance("report", write(tmp_path / "r.json", bad))
+    assert ran.returncode == 4
+    assert "mutation.mutants[m].certified says true, its results give false" in ran.stderr
+
+
 def test_an_item_may_have_one_result(wrong, tmp_path):
     """diff keeps an id's last result: a passing copy after a failure would hide it."""
     bad = copy.deepcopy(wrong)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.ruleset import Play, Violation, invariant, run_accepted, short
+from conformance.ruleset import Play, Trace, Violation, invariant, run_accepted, short
 from conformance.rulesets.mtg import expected
 from conformance.rulesets.mtg import strategies as S
 
@@ -49,10 +49,37 @@ def _check_shields(play: Play, scenario: Scenario) -> None:
                 expect={i: {"players": {"p1": {"shields": model.in_force()}}}})
 
 
+def shields_exercised(scenario: Scenario, trace: Trace) -> set[str]:
+    """What a shield scenario exercised: damage dealt to p1 while one of its shields is in
+    force (609.7, prevention, CR 615), from a source-characteristic shield (609.7b), 0
+    damage (the reading), after a colour change (the timestamp order, CR 613.7).  The
+    shields in force are the engine's, as ``observe()`` shows them (an engine that never
+    makes one exercises none of this)."""
+    found: set[str] = set()
+    recolored = False
+    for i, step in enumerate(scenario["steps"]):
+        do = step["do"]
+        if "apply" in do:
+            recolored = recolored or "become" in do["apply"]["effect"][0]
+            continue
+        d = do.get("damage")
+        before = trace.states[i - 1]["players"]["p1"].get("shields") if i else None
+        if not d or d["to"] != "p1" or not before or not trace.replies[i]["accepted"]:
+            continue
+        found |= {"mtg/CR-609.7", "mtg/context/CR-615"}
+        if any(isinstance(shield, dict) and shield.get("from") for shield in before):
+            found.add("mtg/CR-609.7b")
+        if d["amount"] == 0:
+            found.add("mtg/reading/zero-damage-prevents-nothing")
+        if recolored:
+            found.add("mtg/context/CR-613.7")
+    return found
+
+
 @invariant("mtg/prop/shield-prevents-at-most-the-damage",
            rules=["mtg/CR-609.7", "mtg/CR-609.7b", "mtg/context/CR-615",
                   "mtg/reading/zero-damage-prevents-nothing"],
-           scenarios=S.shield_scenarios())
+           scenarios=S.shield_scenarios(), exercises=shields_exercised)
 def shield_prevents_at_most_the_damage(play: Play, scenario: Scenario) -> None:
     """A shield prevents only its chosen or qualifying source's damage to its player, never
     more than the damage dealt, and is used up exactly when it prevented something."""
@@ -61,7 +88,7 @@ def shield_prevents_at_most_the_damage(play: Play, scenario: Scenario) -> None:
 
 @invariant("mtg/prop/characteristic-checked-at-damage",
            rules=["mtg/CR-609.7b", "mtg/CR-609.7", "mtg/context/CR-613.7"],
-           scenarios=S.shield_scenarios(recolor=True))
+           scenarios=S.shield_scenarios(recolor=True), exercises=shields_exercised)
 def characteristic_checked_at_damage(play: Play, scenario: Scenario) -> None:
     """A characteristic-limited shield prevents exactly when the source has the
     characteristic at the time of the damage (colours change between damage steps)."""
@@ -70,9 +97,30 @@ def characteristic_checked_at_damage(play: Play, scenario: Scenario) -> None:
 
 # -- 609.3: do as much as possible ------------------------------------------------------------
 
+def partial_exercised(scenario: Scenario, trace: Trace) -> set[str]:
+    """What a partial-instruction scenario exercised: an instruction asking for more cards
+    than its zone holds when it is done (609.3, the page's sentence); a discard (ex. 1) or a
+    library move (ex. 2) among those."""
+    setup = scenario["setup"]
+    left = {(p, zone): len((setup.get(p) or {}).get(zone, []))
+            for p in ("p1", "p2") for zone in ("hand", "library")}
+    found: set[str] = set()
+    for part in scenario["steps"][0]["do"]["apply"]["effect"]:
+        (op, args), = part.items()
+        if op not in ("discard", "move_top"):
+            continue
+        key = ("p1" if args["player"] == "self" else "p2",
+               "hand" if op == "discard" else "library")
+        if args["count"] > left[key]:
+            found |= {"mtg/CR-609.3", "mtg/page/p3",
+                      "mtg/ex-609.3/1" if op == "discard" else "mtg/ex-609.3/2"}
+        left[key] = max(0, left[key] - args["count"])
+    return found
+
+
 @invariant("mtg/prop/do-as-much-as-possible",
            rules=["mtg/CR-609.3", "mtg/page/p3", "mtg/ex-609.3/1", "mtg/ex-609.3/2"],
-           scenarios=S.partial_instruction_scenarios())
+           scenarios=S.partial_instruction_scenarios(), exercises=partial_exercised)
 def do_as_much_as_possible(play: Play, scenario: Scenario) -> None:
     """'Discard N' discards min(N, hand); moving N from a library moves min(N, library);
     the rest of the text still happens."""
@@ -91,9 +139,23 @@ def do_as_much_as_possible(play: Play, scenario: Scenario) -> None:
 
 # -- 609.2: permanents only ---------------------------------------------------------------------
 
+def become_exercised(scenario: Scenario, trace: Trace) -> set[str]:
+    """What a become scenario exercised: a card of the filter's type outside the
+    battlefield, which the effect must leave alone or (naming its zone) change (609.2);
+    a land card in a graveyard under an effect on lands naming no zone (the example)."""
+    flt = scenario["steps"][0]["do"]["apply"]["effect"][0]["become"]["filter"]
+    found: set[str] = set()
+    for _, zone, card in expected.objects(scenario["setup"]).values():
+        if zone != "battlefield" and flt["type"] in card["types"]:
+            found.add("mtg/CR-609.2")
+            if zone == "graveyard" and flt["type"] == "land" and "zone" not in flt:
+                found.add("mtg/ex-609.2/1")
+    return found
+
+
 @invariant("mtg/prop/no-zone-means-permanents-only",
            rules=["mtg/CR-609.2", "mtg/ex-609.2/1"],
-           scenarios=S.become_scenarios())
+           scenarios=S.become_scenarios(), exercises=become_exercised)
 def no_zone_means_permanents_only(play: Play, scenario: Scenario) -> None:
     """An effect that names no zone changes only permanents; one that names a zone changes
     only cards there."""

@@ -78,7 +78,9 @@ def shield_scenarios(draw: st.DrawFn, recolor: bool = False) -> Scenario:
 
 @st.composite
 def partial_instruction_scenarios(draw: st.DrawFn) -> Scenario:
-    """Discards and library moves asking for 0-4 cards of hands and libraries of 0-3."""
+    """Discards and library moves asking for 0-4 cards of hands and libraries of 0-3; in
+    half the scenarios the first asks for 4, more than any of them holds (what 609.3 is
+    about: small counts alone seldom ask for too much)."""
     setup: dict[str, Any] = {"p1": {"battlefield": [{"id": "src", "types": ["enchantment"]}]}}
     for player in ("p1", "p2"):
         side = setup.setdefault(player, {})
@@ -87,9 +89,10 @@ def partial_instruction_scenarios(draw: st.DrawFn) -> Scenario:
         side["library"] = [{"id": f"{player}k{i}", "types": ["land"]}
                            for i in range(draw(st.integers(0, 3)))]
     parts = []
-    for _ in range(draw(st.integers(1, 3))):
+    too_much = draw(st.booleans())
+    for i in range(draw(st.integers(1, 3))):
         who = draw(st.sampled_from(["self", "opponent"]))
-        count = draw(st.integers(0, 4))
+        count = 4 if too_much and i == 0 else draw(st.integers(0, 4))
         if draw(st.booleans()):
             parts.append({"discard": {"player": who, "count": count}})
         else:
@@ -104,8 +107,10 @@ def partial_instruction_scenarios(draw: st.DrawFn) -> Scenario:
 @st.composite
 def become_scenarios(draw: st.DrawFn) -> Scenario:
     """Land, creature and artifact cards in every zone; one become effect, naming a zone
-    or not."""
+    or not.  Half the scenarios hold the seed's example (ex. 609.2/1): lands becoming
+    creatures, a land card in p1's graveyard."""
     setup: dict[str, Any] = {}
+    seed_example = draw(st.booleans())
     n = 0
     for player in ("p1", "p2"):
         for zone in ZONES:
@@ -117,8 +122,13 @@ def become_scenarios(draw: st.DrawFn) -> Scenario:
                 n += 1
             if cards:
                 setup.setdefault(player, {})[zone] = cards
-    flt: dict[str, Any] = {"type": draw(st.sampled_from(["land", "creature", "artifact"]))}
-    if draw(st.integers(0, 3)) == 0:
+    if seed_example:
+        graveyard = setup.setdefault("p1", {}).setdefault("graveyard", [])
+        graveyard.append({"id": f"o{n}", "types": ["land"],
+                          "colors": [draw(st.sampled_from(COLORS))]})
+    flt: dict[str, Any] = {"type": "land" if seed_example else draw(st.sampled_from(
+        ["land", "creature", "artifact"]))}
+    if not seed_example and draw(st.integers(0, 3)) == 0:
         flt["zone"] = draw(st.sampled_from(["graveyard", "hand", "library", "exile"]))
     become = {"filter": flt, "types": ["creature"], "power": 3, "toughness": 3}
     if draw(st.booleans()):
@@ -203,9 +213,13 @@ def relation_of(scenario: Scenario) -> str:
 
 @st.composite
 def metamorphic_scenarios(draw: st.DrawFn) -> Scenario:
-    """A scenario of another property; its first step's note names the relation to check."""
-    scenario = draw(st.one_of(shield_scenarios(recolor=True), partial_instruction_scenarios(),
-                              become_scenarios()))
+    """A scenario of another property; its first step's note names the relation to check.
+    The kind is drawn first, each as often as the others: each is the only one that
+    exercises its rule."""
+    kind = draw(st.sampled_from(["shield", "partial", "become"]))
+    scenario = draw({"shield": shield_scenarios(recolor=True),
+                     "partial": partial_instruction_scenarios(),
+                     "become": become_scenarios()}[kind])
     relation = draw(st.sampled_from(RELATIONS))
     first = {**scenario["steps"][0], "note": f"{RELATION_NOTE}{relation}"}
     return {"setup": scenario["setup"], "steps": [first, *scenario["steps"][1:]]}
