@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -109,3 +110,37 @@ def replace(path: Path, data: str | bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+#: The largest report.json any command reads (a run of every item of every pack
+#: writes a few MiB); a larger file is refused before it is read.
+MAX_REPORT_BYTES = 256 * 2**20
+
+
+def read_report_text(path: str | Path) -> str:
+    """The text of the report file ``path``: a regular file (a fifo or device there
+    would hang or never end) of at most `MAX_REPORT_BYTES`, opened without blocking; anything
+    else is a `UsageError` naming the file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"cannot read report {path}: not a regular file (a report.json "
+                             "is a file certify wrote)")
+        if info.st_size > MAX_REPORT_BYTES:
+            raise UsageError(f"cannot read report {path}: {info.st_size} bytes, more than "
+                             f"the {MAX_REPORT_BYTES // 2**20} MiB a report may hold")
+        try:
+            raw = handle.read(MAX_REPORT_BYTES + 1)
+        except OSError as exc:
+            raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_REPORT_BYTES:   # grew while it was read
+        raise UsageError(f"cannot read report {path}: more than the {MAX_REPORT_BYTES // 2**20} "
+                         "MiB a report may hold")
+    try:
+        return raw.decode("utf-8")
+    except ValueError as exc:   # not UTF-8
+        raise UsageError(f"cannot read report {path}: {exc}") from None

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from conformance import vocabulary
 from conformance._catalogue import Case
 from conformance._errors import UsageError
+from conformance._files import read_report_text
 from conformance._results import Result
-from conformance._selfcheck import read_report_text
 from conformance._verdict import counts
 
 if TYPE_CHECKING:

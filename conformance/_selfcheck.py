@@ -21,22 +21,17 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
 from conformance._errors import UsageError
+from conformance._files import read_report_text
 
 #: Deeper than any report a run writes (report, results, a result, its mismatches, a
 #: mismatch: 5 levels, then an engine's observed value) and far below what makes
 #: Python's JSON reader or a renderer give up.
 MAX_DEPTH = 200
-
-#: The largest report.json any command reads (a run of every item of every pack
-#: writes a few MiB); a larger file is refused before it is read.
-MAX_BYTES = 256 * 2**20
 
 #: How many disagreements one refusal lists.
 _SHOWN = 5
@@ -92,35 +87,6 @@ def depth(value: Any) -> int:
         stack.extend((child, level + 1)
                      for child in (item.values() if isinstance(item, dict) else item))
     return deepest
-
-
-def read_report_text(path: str | Path) -> str:
-    """The text of the report file ``path``: a regular file (a fifo or device there
-    would hang or never end) of at most `MAX_BYTES`, opened without blocking; anything
-    else is a `UsageError` naming the file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
-    with open(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"cannot read report {path}: not a regular file (a report.json "
-                             "is a file certify wrote)")
-        if info.st_size > MAX_BYTES:
-            raise UsageError(f"cannot read report {path}: {info.st_size} bytes, more than "
-                             f"the {MAX_BYTES // 2**20} MiB a report may hold")
-        try:
-            raw = handle.read(MAX_BYTES + 1)
-        except OSError as exc:
-            raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_BYTES:   # grew while it was read
-        raise UsageError(f"cannot read report {path}: more than the {MAX_BYTES // 2**20} "
-                         "MiB a report may hold")
-    try:
-        return raw.decode("utf-8")
-    except ValueError as exc:   # not UTF-8
-        raise UsageError(f"cannot read report {path}: {exc}") from None
 
 
 def load_json(path: str | Path) -> Any:

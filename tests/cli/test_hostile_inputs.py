@@ -56,7 +56,7 @@ def test_a_lock_that_is_not_a_regular_file_is_exit_4_in_one_line(tmp_path, cases
 @pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
 def test_a_report_that_is_not_a_bounded_regular_file_is_exit_4(tmp_path, command, kind,
                                                                 monkeypatch):
-    from conformance import _selfcheck
+    from conformance import _files
 
     path = tmp_path / "report.json"
     if kind == "fifo":
@@ -64,7 +64,7 @@ def test_a_report_that_is_not_a_bounded_regular_file_is_exit_4(tmp_path, command
     elif kind == "device":
         path = Path("/dev/zero")   # never ends
     else:
-        monkeypatch.setattr(_selfcheck, "MAX_BYTES", 1000)
+        monkeypatch.setattr(_files, "MAX_REPORT_BYTES", 1000)
         path.write_text(" " * 1001 + "{}")
     args = {"report": ["report", path, "--format", "json"], "failures": ["failures", path],
             "diff": ["diff", path, path], "merge": ["merge", path, "--out", tmp_path / "m"],
