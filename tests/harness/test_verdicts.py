@@ -330,29 +330,7 @@ def test_differences_from_the_reference_engine_are_listed_and_fail_nothing(tmp_p
 
 
 # -- 3. readings are first-class --------------------------------------------------------------
-READING_RULES = toy.RULES_YAML + """\
-  - id: toy/reading/add-zero
-    ref: reading
-    kind: reading
-    title: Adding zero is still an addition
-    text: "足す"
-    summary: An add of 0 is accepted and emits an added event.
-    interprets: [toy/R-1]
-    why: The seed says nothing about zero; accepting it is the simplest reading.
-"""
-
-CASE_ZERO = """\
-id: toy/add/zero
-title: adding zero is accepted
-ruleset: toy
-rules: [toy/R-1, toy/reading/add-zero]
-source: {seed: toy.txt, ref: "1", quote: "足す"}
-setup: {start: 2}
-steps:
-  - do: {add: 0}
-    expect:
-      events: {include: [{type: added, amount: 0}]}
-"""
+READING_RULES, CASE_ZERO = toy.READING_RULES, toy.CASE_ZERO
 
 
 class ZeroRejectingEngine(toy.ToyEngine):

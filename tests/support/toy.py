@@ -53,6 +53,32 @@ steps:
 """
 
 
+# a toy reading and the case relying on it: a failure that does not count
+READING_RULES = RULES_YAML + """\
+  - id: toy/reading/add-zero
+    ref: reading
+    kind: reading
+    title: Adding zero is still an addition
+    text: "足す"
+    summary: An add of 0 is accepted and emits an added event.
+    interprets: [toy/R-1]
+    why: The seed says nothing about zero; accepting it is the simplest reading.
+"""
+
+CASE_ZERO = """\
+id: toy/add/zero
+title: adding zero is accepted
+ruleset: toy
+rules: [toy/R-1, toy/reading/add-zero]
+source: {seed: toy.txt, ref: "1", quote: "足す"}
+setup: {start: 2}
+steps:
+  - do: {add: 0}
+    expect:
+      events: {include: [{type: added, amount: 0}]}
+"""
+
+
 def write_catalogue(root, extra: dict[str, str] | None = None):
     """A valid toy catalogue under ``root`` (a pathlib.Path); returns root."""
     write_ruleset(root / "toy", extra)
