@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORT = ROOT / "tests" / "support"   # toy.py, for python:toy:...
+PACK = ROOT / "tests" / "toy_pack"      # the toy ruleset as a distribution of its own
 WORKFLOW = ROOT / "docs" / "ci" / "conformance.yml"
 SHARDED = ROOT / "docs" / "ci" / "conformance-sharded.yml"
 RECIPES = pytest.mark.parametrize("recipe", [WORKFLOW, SHARDED], ids=["one-job", "sharded"])
@@ -66,7 +67,7 @@ def run_workflow(tmp_path: Path, engine: str, recipe: Path = WORKFLOW) -> Run:
            "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(repo),
            "GITHUB_STEP_SUMMARY": str(summary),
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "PYTHONPATH": str(SUPPORT)}
+           "PYTHONPATH": pythonpath(repo)}
     env.pop("GITHUB_RUN_ID", None)
     run = Run()
     done: set[str] = set()
@@ -89,13 +90,20 @@ def run_workflow(tmp_path: Path, engine: str, recipe: Path = WORKFLOW) -> Run:
 
 
 def engine_repo(tmp_path: Path) -> Path:
-    """An engine's repository: the toy catalogue (a catalogue of its own)."""
+    """An engine's repository, with the toy ruleset installed as a pack (tests/toy_pack,
+    importable from ``site/`` on the PYTHONPATH, as rulesets/test_entry_point_packs.py
+    installs it) inside it, so its case files are files of the repository."""
     repo = tmp_path / "engine-repo"
-    cases = toy.write_catalogue(repo / "cases", extra={
+    shutil.copytree(PACK, repo / "site", ignore=shutil.ignore_patterns("__pycache__"))
+    toy.write_ruleset(repo / "site" / "toy_rules" / "cases", extra={
         f"add-{k}.yaml": toy.CASE_ADD.replace("two-plus-three", f"plus-{k}")
         for k in range(6)})
-    assert cases.is_dir()
     return repo
+
+
+def pythonpath(repo: Path) -> str:
+    """The installed toy pack and toy.py (python:toy:...)."""
+    return os.pathsep.join([str(repo / "site"), str(SUPPORT)])
 
 
 @pytest.fixture
@@ -106,7 +114,7 @@ def repo_with_baseline(tmp_path):
     baseline = repo / Path(workflow["env"]["BASELINE"]).parent
     done = subprocess.run([sys.executable, "-m", "conformance", "certify", "--engine",
                            "python:toy:ToyEngine", "--out", str(baseline), "-q"],
-                          cwd=repo, env={**os.environ, "PYTHONPATH": str(SUPPORT)},
+                          cwd=repo, env={**os.environ, "PYTHONPATH": pythonpath(repo)},
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     for name in list(baseline.iterdir()):
@@ -152,8 +160,9 @@ def test_each_failing_item_is_annotated_once_at_a_file_of_the_repository(
     titles = [line.split("title=", 1)[1].split("%3A", 1)[0] for line in annotations]
     assert titles and sorted(titles) == sorted(set(titles)), annotations
     assert "toy/add/two-plus-three" in titles
-    for line in annotations:
-        assert "file=cases/toy/" in line and str(repo_with_baseline) not in line, line
+    for line in annotations:   # a case at its file in the repository; a property at none
+        where = "file=site/toy_rules/cases/" if "/prop/" not in line else "::error title="
+        assert where in line and str(repo_with_baseline) not in line, line
 
 
 @RECIPES
@@ -164,7 +173,7 @@ def test_the_first_push_passes_and_says_how_to_commit_the_baseline(tmp_path, rec
     repo = engine_repo(tmp_path)
     run = run_workflow(tmp_path, "python:toy:WrongEngine", recipe)
     assert set(run.codes.values()) == {0}, run.codes
-    for part in ("**Verdict:** fail", "**Seed rules passed:**", "### Failures (7)",
+    for part in ("**Verdict:** fail", "**Seed rules passed:**", "### Failures (8)",
                  "| `toy/add/two-plus-three` | toy/R-1 | fail |", "### No baseline yet"):
         assert part in run.summary, (part, run.summary)
     commands = run.summary.split("```sh\n", 1)[1].split("```", 1)[0]
@@ -179,7 +188,7 @@ def test_the_first_push_passes_and_says_how_to_commit_the_baseline(tmp_path, rec
     assert set(run_workflow(tmp_path, "python:toy:WrongEngine", recipe).codes.values()) == {0}
     run = run_workflow(tmp_path, "python:toy:ToyEngine", recipe)
     assert set(run.codes.values()) == {0} and "No regressions" in run.summary
-    assert "7 fixed" in run.summary, run.summary
+    assert "8 fixed" in run.summary, run.summary
 
 
 def test_an_engine_that_cannot_start_stops_at_its_certify_step(repo_with_baseline):
