@@ -172,6 +172,12 @@ class _Conformance:
             item.ihook.pytest_itemcollected(item=item)
             made.setdefault(path, []).append(item)
             items.append(item)
+        # items of rulesets the engine does not claim: pytest's "deselected", not skips
+        dropped = [i for i in items if isinstance(i, _ConformanceItem)
+                   and not self.runner.claims(i.target.ruleset)]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = [i for i in items if i not in dropped]
         for path, collected in made.items():   # counted: "N tests collected", "collected N"
             session.ihook.pytest_collectreport(report=pytest.CollectReport(
                 files[path].nodeid, "passed", None, collected))
@@ -209,6 +215,20 @@ class _Conformance:
         return (f"conformance: engine {self.run.engine_spec}; catalogue {self.catalogue.where} "
                 f"{self.catalogue.digest}")
 
+    def _deselected(self) -> dict[str, int]:
+        """The items of rulesets the engine's hello does not claim, per ruleset: what each
+        process deselected, known to the controller from the hello alone."""
+        claimed = self.engine_info.get("rulesets")
+        if not isinstance(claimed, list) or not claimed:
+            return {}   # no hello (a failed handshake): every item is the engine's error
+        out: dict[str, int] = {}
+        targets: list[Case | Property] = [*self.catalogue.cases, *self.suite.properties]
+        for target in targets:
+            if target.ruleset not in claimed and (not self.collected
+                                                  or target.id in self.collected):
+                out[target.ruleset] = out.get(target.ruleset, 0) + 1
+        return out
+
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         from conformance._certify import build_report, review_known
 
@@ -227,7 +247,8 @@ class _Conformance:
             problems.append({"kind": "interrupted", "message": "pytest was interrupted"})
         self.report = build_report(self.suite, self.run, self.engine_info, results, problems,
                                    complete=not interrupted, started=self._started,
-                                   duration=time.perf_counter() - self._began, mutation=None)
+                                   duration=time.perf_counter() - self._began, mutation=None,
+                                   deselected=self._deselected())
         if self.report_dir:
             from conformance._report import Report
 

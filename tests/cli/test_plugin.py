@@ -6,11 +6,13 @@ entry point is proven in a child process once, in the inertness test.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import toy
 from toy import write_catalogue
 
 HERE = Path(__file__).parents[1] / "support"
@@ -243,3 +245,22 @@ def test_a_failure_on_words_the_engine_did_not_declare_says_so(pytester, monkeyp
         "this item uses words of vision vocabulary 2 (1 December 2026); an engine written "
         "against an earlier version declares it in its hello",
         "1 failure uses words of vision vocabulary 2 (1 December 2026)*"])
+
+
+def test_an_unclaimed_ruleset_is_deselected_not_skipped(pytester):
+    """As certify does (harness/test_deselected.py): the items of a ruleset the engine's
+    hello does not claim are pytest's "deselected", not skips, and the report counts
+    them apart."""
+    root = write_catalogue(pytester.path / "cases")
+    other = toy.write_ruleset(root / "toy2")
+    for path in other.iterdir():
+        path.write_text(path.read_text("utf-8").replace("toy", "toy2"), "utf-8")
+    out = pytester.path / "out"
+    result = pytester.runpytest("-p", "no:cacheprovider", "--engine", "python:toy:ToyEngine",
+                                "--conformance-cases", str(root), "--conformance-report",
+                                str(out))
+    result.assert_outcomes(passed=2, deselected=2)
+    assert "does not claim" not in result.stdout.str()
+    report = json.loads((out / "report.json").read_text())
+    assert {r["ruleset"] for r in report["results"]} == {"toy"}
+    assert report["deselected"] == {"toy2": 2} and report["summary"]["skip"] == 0
