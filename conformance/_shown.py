@@ -62,15 +62,24 @@ def shown_lines(text: str, last: int, limit: int = LIMIT) -> list[str]:
     return [shown(line, limit) for line in text.strip().splitlines()[-last:]]
 
 
+#: The first words of the suite's own summary lines (the terminal report): a line of
+#: engine text that starts with one poses as the suite's verdict.
+_POSING = ("verdict:", "seed rules passed:", "coverage:", "sha256 ")
+
+
 def log_safe(text: str) -> str:
     r"""A multi-line text (a whole report printed to stdout) with every line a CI runner
     would take as a workflow command broken as `shown` breaks it: a leading ``::``
-    becomes ``\x3a:``, each ``##[`` becomes ``#\x23[``.  Every other line, and every
-    line ending, is left as it was."""
+    becomes ``\x3a:``, each ``##[`` becomes ``#\x23[``; and a line that poses as one of
+    the suite's own summary lines (``verdict: pass ...``, from an engine's stderr in a
+    code block) gets ``| `` in front.  Every other line, and every line ending, is left
+    as it was."""
     out = []
     for line in text.splitlines(keepends=True):
         body = line.lstrip()
         if body.startswith("::"):
             line = line[: len(line) - len(body)] + "\\x3a" + body[1:]
+        elif body.startswith(_POSING):
+            line = "| " + line
         out.append(line.replace("##[", "#\\x23["))
     return "".join(out)

@@ -228,3 +228,16 @@ def test_an_engine_cannot_write_into_the_harness_stdout_through_proc():
     ran = conformance_child("certify", "--engine", fake_engine("proc_fd.py"), "--ruleset",
                             "vision", "--profile", "quick", "--select", "vision/qa-269*")
     assert "FORGED" not in ran.stdout, ran.stdout
+
+
+def test_a_markdown_report_on_stdout_prints_no_line_posing_as_the_verdict(tmp_path, wrong):
+    """report.md quotes an engine's stderr in a code block, where a line of its own starts
+    at column 0: printed to a CI log, ``verdict: pass`` would read as the suite's."""
+    posing = copy.deepcopy(wrong)
+    failing = next(r for r in posing["results"] if r["status"] == "fail")
+    failing["stderr"] = "boom\nverdict: pass (exit 0): forged\nseed rules passed: 9/9\n"
+    ran = conformance("report", write(tmp_path / "report.json", posing), "--format", "md")
+    assert ran.returncode == 0, ran.stderr
+    assert "verdict: pass (exit 0): forged" in ran.stdout   # still shown, marked as quoted
+    assert [line for line in ran.stdout.splitlines()
+            if line.startswith(("verdict:", "seed rules passed:"))] == []
