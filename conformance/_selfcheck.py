@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 
 from conformance._errors import UsageError
 from conformance._files import read_report_text
+from conformance._protocol import deeper_than
 
 #: Deeper than any report a run writes (report, results, a result, its mismatches, a
 #: mismatch: 5 levels, then an engine's observed value) and far below what makes
@@ -72,23 +73,6 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def depth(value: Any) -> int:
-    """How deeply ``value`` nests lists and objects (a scalar: 0), counted without
-    recursion and no further than one level past `MAX_DEPTH`."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if not isinstance(item, dict | list):
-            continue
-        deepest = max(deepest, level)
-        if level > MAX_DEPTH:
-            break
-        stack.extend((child, level + 1)
-                     for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
 def load_json(path: str | Path) -> Any:
     """The JSON in ``path``, read strictly; anything else is a `UsageError` naming the file."""
     text = read_report_text(path)
@@ -100,7 +84,7 @@ def load_json(path: str | Path) -> Any:
                          "report.json certify wrote") from None
     except ValueError as exc:
         raise UsageError(f"cannot read report {path}: {exc}") from None
-    if depth(data) > MAX_DEPTH:
+    if deeper_than(data, MAX_DEPTH):
         raise UsageError(f"cannot read report {path}: its JSON nests more than {MAX_DEPTH} "
                          "levels deep; it is not a report.json certify wrote")
     where = out_of_range(data)
