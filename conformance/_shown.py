@@ -49,9 +49,7 @@ def shown(text: object, limit: int = LIMIT) -> str:
         line = escaped(str(text))
     except Exception:   # an engine's or pack's exception whose __str__ raises too
         line = f"(a {type(text).__name__} that cannot be shown)"
-    body = line.lstrip()
-    if body.startswith("::"):
-        line = line[: len(line) - len(body)] + "\\x3a" + body[1:]
+    line = _no_command(line)
     if len(line) > limit:
         line = f"{line[:limit]}… [{len(line) - limit} more characters cut]"
     return line
@@ -76,10 +74,17 @@ def log_safe(text: str) -> str:
     as it was."""
     out = []
     for line in text.splitlines(keepends=True):
-        body = line.lstrip()
-        if body.startswith("::"):
-            line = line[: len(line) - len(body)] + "\\x3a" + body[1:]
-        elif body.startswith(_POSING):
+        line = _no_command(line)
+        if line.lstrip().startswith(_POSING):
             line = "| " + line
         out.append(line.replace("##[", "#\\x23["))
     return "".join(out)
+
+
+def _no_command(line: str) -> str:
+    r"""``line`` with a leading ``::`` (after blanks) written ``\x3a:``: a CI runner takes
+    no workflow command from it."""
+    body = line.lstrip()
+    if body.startswith("::"):
+        return line[: len(line) - len(body)] + "\\x3a" + body[1:]
+    return line
