@@ -17,6 +17,7 @@ import re
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from conformance._errors import UsageError
 
@@ -117,19 +118,26 @@ def replace(path: Path, data: str | bytes) -> None:
 MAX_REPORT_BYTES = 256 * 2**20
 
 
+def open_regular(path: str | Path, what: str, why: str) -> BinaryIO:
+    """``path`` opened for reading, without blocking (a fifo there would wait for a writer
+    forever, a device never end): a regular file, else a `UsageError` naming ``what``
+    the file is meant to be and ``why`` it is a file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"cannot read {what} {path}: not a regular file ({why})")
+    return open(fd, "rb")
+
+
 def read_report_text(path: str | Path) -> str:
     """The text of the report file ``path``: a regular file (a fifo or device there
     would hang or never end) of at most `MAX_REPORT_BYTES`, opened without blocking; anything
     else is a `UsageError` naming the file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        raise UsageError(f"cannot read report {path}: {exc.strerror or exc}") from None
-    with open(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"cannot read report {path}: not a regular file (a report.json "
-                             "is a file certify wrote)")
+    with open_regular(path, "report", "a report.json is a file certify wrote") as handle:
+        info = os.fstat(handle.fileno())
         if info.st_size > MAX_REPORT_BYTES:
             raise UsageError(f"cannot read report {path}: {info.st_size} bytes, more than "
                              f"the {MAX_REPORT_BYTES // 2**20} MiB a report may hold")

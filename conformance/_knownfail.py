@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance._errors import UsageError
+from conformance._files import open_regular
 from conformance._results import Result
 
 #: ``<pattern>  #! <digest>  # comment``: an entry with its pin.
@@ -83,7 +84,8 @@ class KnownFailures:
     @classmethod
     def read(cls, path: str | Path) -> KnownFailures:
         try:
-            with open(path, "rb") as file:   # never more than the cap, whatever the file is
+            with open_regular(path, "known-failures file",
+                              "a list of ids, one a line") as file:   # never past the cap
                 data = file.read(MAX_BYTES + 1)
             if len(data) > MAX_BYTES:
                 raise UsageError(

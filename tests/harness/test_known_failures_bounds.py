@@ -61,3 +61,22 @@ def test_a_glob_matching_every_item_is_warned_about(tmp_path, pattern):
 
 def test_an_exact_id_of_a_one_item_suite_is_not_every_item(tmp_path):
     assert warnings(tmp_path, "toy/add/two-plus-three\n", ["toy/add/two-plus-three"]) == []
+
+
+def test_a_known_failures_file_that_is_not_a_regular_file_is_refused_not_waited_on(tmp_path):
+    """A fifo there once blocked the run forever (open() waits for a writer); it is read
+    as a report path is, without blocking, and refused (conformance/_files.open_regular)."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "known.txt"
+    os.mkfifo(fifo)
+    code = ("import sys\nfrom conformance._knownfail import KnownFailures\n"
+            "from conformance._errors import UsageError\n"
+            "try:\n    KnownFailures.read(sys.argv[1])\n"
+            "except UsageError as exc:\n    print(exc)\n")
+    ran = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert f"cannot read known-failures file {fifo}: not a regular file" in ran.stdout
