@@ -605,9 +605,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         # only a report of this engine, mutant, catalogue, suite, profile, seed and filters
         why = carry_refused(previous, run_key(config, suite.catalogue.digest))
         if why is not None:
-            print(f"--last-failed: the previous report is not carried: it differs in "
-                  f"{shown(why, 1000)}; "
-                  "running everything", file=sys.stderr)
+            _not_carried(why)
             previous = None
         else:
             selection.select = chosen
@@ -617,26 +615,24 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         return uncounted(result.status, result.basis, args.strict_readings,
                          known is not None and known.matches(result.id))
 
-    progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose,
-                        uncounted=not_counted)
+    def run() -> dict[str, Any]:   # the run, with a progress display of its own
+        progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose,
+                            uncounted=not_counted)
+        report = certify(config, on_result=progress, on_start=_announce,
+                         on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
+        progress.finish()
+        return report
+
     with (_locked(args.out), tempfile.TemporaryDirectory(prefix="conformance-") as staging,
           hypothesis_home()):
         if args.out or args.transcript is not None:
             config.transcripts = TranscriptSink(Path(staging), every=args.transcript is not None)
-        report = certify(config, on_result=progress, on_start=_announce,
-                         on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
-        progress.finish()
+        report = run()
         why = None if previous is None else carry_refused(previous, carry_key(report))
         if why is not None:   # known from the hello only: the engine's name, version, mutant
-            print(f"--last-failed: the previous report is not carried: it differs in "
-                  f"{shown(why, 1000)}; "
-                  "running everything", file=sys.stderr)
+            _not_carried(why)
             previous, selection.select = None, list(args.select or [])
-            progress = Progress(quiet=args.quiet, together=args.jobs > 1,
-                                verbose=args.verbose, uncounted=not_counted)
-            report = certify(config, on_result=progress, on_start=_announce,
-                             on_mutant=progress.mutant, on_plan=progress.planned, suite=suite)
-            progress.finish()
+            report = run()
         if previous is not None and suite is not None:
             report = carry_forward(report, previous, set(suite.ids()))
             carried = sum(bool(r.get("carried")) for r in report["results"])
@@ -646,6 +642,11 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         # after the reports: writing them empties counterexamples/, where transcripts go too
         return _conclude(report, args.out, args.format, args.durations,
                          lambda: _place_transcripts(report, Path(staging), args), args.cases)
+
+
+def _not_carried(why: str) -> None:
+    print(f"--last-failed: the previous report is not carried: it differs in "
+          f"{shown(why, 1000)}; running everything", file=sys.stderr)
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
