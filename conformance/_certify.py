@@ -23,7 +23,7 @@ from conformance._knownfail import KnownFailures, Pin, entry_digest
 from conformance._loading import InProcessEngine, load_engine
 from conformance._properties import Property
 from conformance._results import Result
-from conformance._runner import Runner, Selection
+from conformance._runner import NO_HELLO, Runner, Selection
 from conformance._select import stops_run
 from conformance._settings import Profile, get_profile
 from conformance._shards import check_complete
@@ -219,7 +219,7 @@ def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
         "suite": {"name": "card-conformance", "version": __version__,
                   "catalogue_digest": catalogue.digest,
                   "ruleset_digests": catalogue.ruleset_digests},
-        "engine": {"spec": config.engine_spec, **engine_info},
+        "engine": {"spec": config.engine_spec, **(engine_info or NO_HELLO)},
         "settings": {
             "profile": config.profile.name,
             "rulesets": selection.rulesets or catalogue.rulesets,

@@ -138,6 +138,11 @@ def _shown_path(path: str, cwd: str) -> str:
 HUNG_AFTER = 3
 
 
+#: The engine fields of a report whose engine never said hello (its handshake failed,
+#: or the run was interrupted during it).
+NO_HELLO: dict[str, Any] = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
+
+
 class Runner:
     def __init__(self, catalogue: Catalogue, engine: Connection, engine_spec: str,
                  profile: Profile, selection: Selection | None = None,
@@ -217,7 +222,7 @@ class Runner:
             self.handshake_error = f"{type(exc).__name__}: {message}"
             self.problems.append({"kind": "handshake", "message":
                                   f"the engine could not start: {self.handshake_error}"})
-            self.engine_info = {"name": "", "version": "", "rulesets": [], "capabilities": {}}
+            self.engine_info = dict(NO_HELLO)
         return self.engine_info
 
     def results(self, skip: Callable[[Case | Property], bool] | None = None,

@@ -130,3 +130,26 @@ def test_invalid_report_is_not_written(tmp_path: Path) -> None:
     with pytest.raises(InvalidReport, match=r"report\.summary\.total"):
         write_reports(report, tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_interrupted_during_the_hello_still_writes_a_valid_report(tmp_path):
+    """An interrupt before the engine said hello left the report without the engine's
+    name and version: it failed its schema and the partial report was lost (exit 4)."""
+    import datetime
+
+    import toy
+
+    from conformance._certify import RunConfig, build_report
+    from conformance._settings import get_profile
+    from conformance._suite import Suite
+
+    cases = toy.write_catalogue(tmp_path / "cases")
+    config = RunConfig(engine_spec="python:toy:ToyEngine", profile=get_profile("quick"),
+                       cases_root=cases)
+    report = build_report(Suite.load(cases, None), config, {}, [],
+                          [{"kind": "interrupted", "message": "SIGTERM"}], complete=False,
+                          started=datetime.datetime.now(datetime.UTC), duration=0.1,
+                          mutation=None)
+    validate_report(report)
+    write_reports(report, tmp_path / "out")
+    assert (tmp_path / "out" / "report.json").is_file()
