@@ -1210,12 +1210,6 @@ def _checked_face(card: dict[str, Any], whose: str = "") -> Any:
     return face
 
 
-def _names_object(data: Any, oid: int | None) -> bool:
-    if oid is None:
-        return False
-    return oid in _ints(data)
-
-
 def _ints(node: Any) -> set[int]:
     if isinstance(node, bool):
         return set()

@@ -74,7 +74,6 @@ class Shield:
     timestamp: int
     source: tuple[str, int] | None     # the chosen source: (id, incarnation)
     follows_spell: bool = False        # chosen a permanent spell: also the permanent it becomes
-    where_chosen: str = ""             # the zone the chosen source was in
     require: dict[str, Any] | None = None   # characteristic limit, e.g. {color: red}
     matched_at_creation: frozenset[str] = frozenset()
     remaining: int | None = None       # None: "all" the damage the next time

@@ -98,7 +98,6 @@ def create_shield(game: Game, controller: str, args: dict[str, Any]) -> None:
             raise Rejected(f"{chosen.id} does not have {require} (it must, to be chosen)")
         if game.rules.choose_at_creation:
             shield.source = game.rules.chosen_object(game, chosen)
-            shield.where_chosen = chosen.zone
             shield.follows_spell = chosen.zone == "stack" and bool(
                 PERMANENT_TYPES & set(chosen.types))
         elif not require:

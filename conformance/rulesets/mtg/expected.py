@@ -134,16 +134,6 @@ def cast_is_legal(scenario: Scenario) -> bool:
     return zone_ok and timing_ok
 
 
-def cast_cost(scenario: Scenario) -> dict[str, int]:
-    _, _, card = objects(scenario["setup"])["s1"]
-    if scenario["steps"][-1]["do"].get("flashback"):
-        flashback: dict[str, int] = next(a["cost"] for a in card["abilities"]
-                                         if a.get("keyword") == "flashback")
-        return flashback
-    mana_cost: dict[str, int] = card["mana_cost"]
-    return mana_cost
-
-
 # -- 609.4b ------------------------------------------------------------------------------------
 
 def payment_is_legal(cost: dict[str, int], pay: dict[str, int], any_type: bool) -> bool:
