@@ -137,6 +137,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         deadline = time.monotonic() + config.profile.run_timeout
         stream: Iterator[Result] = runner.results(deadline=deadline)
         if config.jobs > 1 and len(runner.items()) > 1 and not runner.handshake_error:
+            engine.close()   # each worker starts its own: none inherits this one's pipes
             stream = parallel_results(runner, lambda: _connect(config), config.jobs)
         for result in stream:
             results.append(result)
@@ -150,6 +151,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                                  "this report is partial"})
                 break
         if config.mutation and complete and unlisted is None:
+            engine.close()   # done with it; forked mutant workers must not hold its pipes
             mutation = {"mutants": [], "score": 1.0, "certified_score": 1.0}
             run_mutants(suite, config.selection.rulesets, config.profile,
                         into=mutation, on_mutant=on_mutant, jobs=config.jobs,
@@ -166,7 +168,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
         problems.append({"kind": "interrupted", "message":
                          f"run interrupted after {len(results)} result(s); this report is partial"})
     finally:
-        engine.close()
+        engine.close()   # idempotent: it may be closed already
     results = suite.in_order(results)   # whatever order the jobs finished in
     problems[:0] = runner.problems + unknown_claims(runner.engine_info, suite.catalogue)
     stray = stray_mutant_problem(runner.engine_info, engine.mutant)
