@@ -221,3 +221,16 @@ def test_help_lists_init_and_doctor_first(capsys):
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()
               if line.startswith("    ") and not line.startswith("     ")]
     assert listed[:3] == ["init", "doctor", "certify"], listed
+
+
+@pytest.mark.parametrize(("ci", "profile"), [("true", "ci"), (None, "certify")])
+def test_the_default_profile_follows_ci(monkeypatch, ci, profile):
+    """docs/cli.md: `ci` under CI, `certify` elsewhere (the tests themselves never see
+    CI: tests/conftest.py)."""
+    from conformance._settings import get_profile
+
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    assert get_profile().name == profile

@@ -41,7 +41,7 @@ def partial_engine(monkeypatch):
 
 
 def _certify(out: Path, *args: str) -> int:
-    return main(["certify", "-q", "--out", str(out), *args])
+    return main(["certify", "-q", "--profile", "ci", "--out", str(out), *args])
 
 
 def _formats(out: Path) -> dict[str, str]:
