@@ -94,8 +94,8 @@ def test_an_exhaustive_walk_counts_its_scenarios_per_rule():
 
 
 def test_every_format_shows_what_a_property_exercised(capsys):
-    from conformance._cli import _print_outcome
     from conformance.report import render
+    from conformance.report._terminal import print_outcome
 
     report = conformance.certify(NoShields(), rulesets=["mtg"], profile="certify",
                                  rules=["mtg/CR-609.7"]).to_json()
@@ -104,7 +104,7 @@ def test_every_format_shows_what_a_property_exercised(capsys):
     assert said in render(report, "html")
     assert "mtg/CR-609.7 0 (too few: 3 needed)" in render(report, "md")
     assert 'name="exercised" value="mtg/CR-609.7: 0 of ' in render(report, "junit")
-    _print_outcome(report)
+    print_outcome(report)
     assert f"mtg/CR-609.7: {METAMORPHIC} (exercised 0 of the 3 needed)" in capsys.readouterr().out
 
 

@@ -256,9 +256,9 @@ def test_every_format_shows_the_same_counts(tmp_path, capsys):
                      rf"{seed['pass']} ", md, re.M)
     assert f"<td>seed rules</td><td>{seed['total']}</td><td>{seed['checked']}</td>" \
            f"<td>{seed['pass']}</td>" in html
-    from conformance._cli import _print_outcome
+    from conformance.report._terminal import print_outcome
 
-    _print_outcome(report)
+    print_outcome(report)
     terminal = capsys.readouterr().out
     assert line in terminal and f"seed rules passed: {seed['pass']}/{seed['total']}" in terminal
     # compare counts seed rules as the verdict does
