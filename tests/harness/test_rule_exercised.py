@@ -163,3 +163,20 @@ def test_a_vision_scenario_of_any_kind_is_counted_as_its_own_property_counts_it(
         assert X.kind_of(scenario) == kind
 
     classified()
+
+
+@pytest.mark.parametrize("ruleset", ["mtg", "vision", "zatch"])
+def test_the_ruleset_page_says_what_exercises_each_rule_of_each_property(ruleset):
+    """docs/rulesets/<ruleset>.md, "What each property's examples exercise", has one row per
+    property and rule it is tagged with, and no other."""
+    import re
+    from pathlib import Path
+
+    from conformance._discovery import properties_for
+
+    page = (Path(__file__).parents[2] / "docs" / "rulesets" / f"{ruleset}.md").read_text("utf-8")
+    section = page.split("## What each property's examples exercise", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \| `([^`]+)` \| \S", section, re.M)
+    tagged = [(p.id.split("/prop/", 1)[1], rule) for p in properties_for(ruleset)
+              for rule in p.rules]
+    assert sorted(rows) == sorted(tagged)
