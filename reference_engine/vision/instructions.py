@@ -32,7 +32,7 @@ def each(game: Game, effect: Effect, selector: Any, one: Callable[[Card], bool])
                                      source=effect.source, chosen=effect.chosen)
     if is_all:
         return game.rules.all_succeeds(game.rules.apply_to_all(cards, one))
-    return game.rules.chosen_succeeds([one(card) for card in cards])
+    return game.rules.chosen_succeeds(game.rules.apply_to_chosen(cards, one))
 
 
 def on_field(card: Card, immunity: str | None = None, *, character: bool = False) -> bool:
@@ -44,7 +44,7 @@ def _damage(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
     amount = value(args["amount"], effect)
 
     def one(card: Card) -> bool:
-        if not on_field(card, "damage", character=True):
+        if not on_field(card, "damage", character=game.rules.damage_needs_character):
             return False
         deathblow.deal_damage(game, card, amount, effect.source, battle=False)
         return True
