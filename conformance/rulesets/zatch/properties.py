@@ -809,7 +809,7 @@ def _ids(scenario: gen.Scenario) -> set[str]:
 def mixed_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     """The mirror exercises what the scenario reached: a jammer the engine accepted right
     after the opponent's effect (jammer •1), a non-battle spell it accepted (nonbattle •2),
-    an effect tried after a 使えない was used (使えない •1)."""
+    an effect it refused after it accepted a 使えない (使えない •1)."""
     found: set[str] = set()
     steps = scenario["steps"]
     restricted = False
@@ -825,7 +825,7 @@ def mixed_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
             found.add(Z + "jammer.1")
         if effect.get("kind") == "non_battle_spell" and accepted:
             found.add(Z + "nonbattle.2")
-        if restricted:
+        if restricted and not accepted:
             found.add(Z + "cannot.1")
         if accepted and any("cannot_use" in part for part in effect.get("do", [])):
             restricted = True
