@@ -61,6 +61,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("chosen-partial-succeeds", ["IR-12/p2", READING + "what-cannot-be-applied"],
        "a part with several chosen targets counts as applied when any one was affected",
        chosen_succeeds=resolution.any_chosen_applied),
+    _m("off-field-part-does-nothing", [READING + "what-cannot-be-applied"],
+       "a part naming a card that is no longer on the field does nothing to it and counts "
+       "as applied, so the text goes on",
+       off_field_part_fails=False),
     _m("chosen-stops-at-first-unaffected", [READING + "chosen-list-part-reaches-the-others"],
        "a part on a list of chosen cards stops going through them at the first it cannot "
        "affect",

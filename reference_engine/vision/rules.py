@@ -35,6 +35,7 @@ class Rules:
     chosen_succeeds: Callable[..., bool] = resolution.every_chosen_applied  # reading, IR-12/p2
     apply_to_chosen: Callable[..., list[bool]] = resolution.each_card      # reading (chosen list)
     damage_needs_character: bool = True                                    # reading, IR-12/p2
+    off_field_part_fails: bool = True                                      # reading, IR-12/p2
     all_succeeds: Callable[..., bool] = resolution.all_always_succeeds     # IR-12/p3, p4
     apply_to_all: Callable[..., list[bool]] = resolution.each_card         # IR-12/p3
     all_matching: Callable[..., list[Any]] = selectors.matching            # IR-12/p3, p4
