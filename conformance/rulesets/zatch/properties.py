@@ -149,7 +149,6 @@ def negation_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     reading that a jammer is the very next action.  A 【ステイ】 or 【スタンバイ】 effect exercises
     stay •2 / standby •2 either way (negatable right after, not later); a stay until the end
     of a battle, used outside one, its reading."""
-
     steps = scenario["steps"]
     u, jam = gen.effect_step(scenario), len(steps) - 1
     effect, jammer = effect_of(scenario, "e"), effect_of(scenario, "j")
@@ -269,6 +268,7 @@ MOMENT_FACTS = {
     "next_step": "the end_of_battle moment comes with the next_step after the resolution step",
 }
 
+
 def fired_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     """What the engine reported firing: the standby ``t`` (standby •1, •3), an on-field
     card (on-field •1, •2), either (jammer •3); an on-field card in a hand or the discard
@@ -360,7 +360,6 @@ def window_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     """A jammer the seed allows (right after the opponent's effect) exercises what a jammer
     is and does (jammer def, •1, negate •1); one it refuses, that a negation is never used
     in advance (negate •2) and that the window is the very next action (the reading)."""
-
     found: set[str] = set()
     for step, legal in zip(scenario["steps"], window_plan(scenario), strict=True):
         do = step["do"]
@@ -498,7 +497,6 @@ def timing_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     outside a battle (nonbattle •2; accepted, •5: it enters no battle) or in one (•3); any
     effect in a battle step (the battle-steps reading); an ordinary effect (its reading); a
     battle moved on by the player who is not the turn player (either-player-advances)."""
-
     turn = scenario["setup"].get("turn", "p1")
     battle: str | None = None   # the battle step before each action, as the seed runs it
     found: set[str] = set()
@@ -674,7 +672,6 @@ def restriction_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     """Every example sets up a 使えない after effects were used (使えない •2) and tries x
     under it, in force as the lasting reading says; x bound by it, 使えない •1; a stay
     until the end of a battle used outside one (c or an effect before it), its reading."""
-
     found = {Z + "cannot.2", READING + "lasting-in-force"}
     if cannot_use_binds(scenario):
         found.add(Z + "cannot.1")
