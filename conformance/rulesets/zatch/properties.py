@@ -541,7 +541,7 @@ def battle_timing(play: Play, scenario: gen.Scenario) -> None:
 
 @invariant(P + "non-battle-spell-never-enters-battle",
            rules=[Z + "nonbattle.5", Z + "nonbattle.3", Z + "nonbattle.2"],
-           scenarios=gen.timing_scenarios(spells_only=True))
+           scenarios=gen.timing_scenarios(spells_only=True), exercises=timing_exercised)
 def non_battle_no_battle(play: Play, scenario: gen.Scenario) -> None:
     """Using a non-battle spell never enters a battle (no battle_in, no battle step)."""
     note(scenario)
