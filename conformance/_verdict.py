@@ -67,9 +67,11 @@ def status_for(result: Mapping[str, Any], rule_id: str) -> str:
     fewer than ``examples.min_exercised`` times is a *skip* for that rule ("too few
     examples"), never a pass.  A failure stays a failure of every rule it is tagged
     with, whichever example it was found on.  Results from before ``exercised`` speak
-    as their status.
+    as their status, and so does a comparison with the reference engine: it never speaks
+    for a rule (`rule_status`), so what its examples exercised is only shown.
     """
-    if result["status"] == "pass" and result.get("kind") == "property":
+    if (result["status"] == "pass" and result.get("kind") == "property"
+            and result.get("basis") != "reference"):
         examples = result.get("examples") or {}
         reached = examples.get("exercised")
         if reached is not None and reached.get(rule_id, 0) < examples.get("min_exercised", 1):

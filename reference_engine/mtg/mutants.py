@@ -210,6 +210,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("shield-used-without-preventing", ["CR-609.7b"],
        "a shield is used up by damage from its source even when it prevented nothing",
        shield_used_up=prevention.used_when_met),
+    _m("chosen-source-needs-no-characteristic", ["reading/chosen-source-has-characteristic"],
+       "'a red source of your choice' accepts any source as the choice; the colour is "
+       "only checked when the damage comes",
+       choice_needs_characteristic=False),
     _m("zero-damage-uses-shield", ["CR-609.7b", "reading/zero-damage-prevents-nothing"],
        "a source dealing 0 damage uses up the shield",
        zero_damage_meets_shields=True, shield_used_up=prevention.used_when_fits),

@@ -94,7 +94,8 @@ def create_shield(game: Game, controller: str, args: dict[str, Any]) -> None:
         if not game.rules.legal_source(game, chosen):
             raise Rejected(f"{chosen.id} (in {chosen.owner}'s {chosen.zone}) is not a source "
                            f"that may be chosen (609.7a)")
-        if require and not characteristics.matches(game, chosen, require, controller):
+        if (require and game.rules.choice_needs_characteristic
+                and not characteristics.matches(game, chosen, require, controller)):
             raise Rejected(f"{chosen.id} does not have {require} (it must, to be chosen)")
         if game.rules.choose_at_creation:
             shield.source = game.rules.chosen_object(game, chosen)

@@ -60,6 +60,7 @@ class Rules:
     tie_clause_followed: bool = True
     # 609.7 / 609.7a / 609.7b
     legal_source: Callable[..., bool] = prevention.legal_source
+    choice_needs_characteristic: bool = True   # reading chosen-source-has-characteristic
     choose_at_creation: bool = True
     chosen_object: Callable[..., tuple[str, int]] = prevention.referred_object
     ability_source: Callable[..., Any] = resolution.last_known_source

@@ -188,6 +188,12 @@ def nothing_beats_effects(reason: str) -> bool:
     return False
 
 
+def durability_and_damage_beat_effects(reason: str) -> bool:
+    """Mutant: lethal damage (9.2.2.a), like durability 0 or less, takes precedence over
+    card effects, so a "not put into 決死状態" text stops only an instruction."""
+    return reason in (DURABILITY, DAMAGE)
+
+
 def instruction_puts_into_deathblow(game: Game, card: Card, source: str | None) -> None:
     """vision/IR-9.2.2.c: an effect that says "put into 決死状態" does so."""
     put_into_deathblow(game, card, INSTRUCTION, source, battle=False)

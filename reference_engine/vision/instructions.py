@@ -30,9 +30,16 @@ def each(game: Game, effect: Effect, selector: Any, one: Callable[[Card], bool])
     """Apply ``one`` to every selected card; the verdict of the whole part."""
     cards, is_all = selectors.select(game, selector, controller=effect.controller,
                                      source=effect.source, chosen=effect.chosen)
+    if not game.rules.off_field_part_fails:
+        one = _nothing_off_field(one)
     if is_all:
         return game.rules.all_succeeds(game.rules.apply_to_all(cards, one))
-    return game.rules.chosen_succeeds([one(card) for card in cards])
+    return game.rules.chosen_succeeds(game.rules.apply_to_chosen(cards, one))
+
+
+def _nothing_off_field(one: Callable[[Card], bool]) -> Callable[[Card], bool]:
+    """Mutant: a card off the field is passed over, the part counting as applied to it."""
+    return lambda card: card.zone != "field" or one(card)
 
 
 def on_field(card: Card, immunity: str | None = None, *, character: bool = False) -> bool:
@@ -44,7 +51,7 @@ def _damage(game: Game, effect: Effect, args: dict[str, Any]) -> bool:
     amount = value(args["amount"], effect)
 
     def one(card: Card) -> bool:
-        if not on_field(card, "damage", character=True):
+        if not on_field(card, "damage", character=game.rules.damage_needs_character):
             return False
         deathblow.deal_damage(game, card, amount, effect.source, battle=False)
         return True

@@ -61,6 +61,18 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("chosen-partial-succeeds", ["IR-12/p2", READING + "what-cannot-be-applied"],
        "a part with several chosen targets counts as applied when any one was affected",
        chosen_succeeds=resolution.any_chosen_applied),
+    _m("off-field-part-does-nothing", [READING + "what-cannot-be-applied"],
+       "a part naming a card that is no longer on the field does nothing to it and counts "
+       "as applied, so the text goes on",
+       off_field_part_fails=False),
+    _m("chosen-stops-at-first-unaffected", [READING + "chosen-list-part-reaches-the-others"],
+       "a part on a list of chosen cards stops going through them at the first it cannot "
+       "affect",
+       apply_to_chosen=resolution.until_first_failure),
+    _m("damage-to-non-character-applies", [READING + "what-cannot-be-applied"],
+       "damage to a card on the field that is not a character (a spell standing there) is "
+       "dealt, so the part counts as applied and the text goes on",
+       damage_needs_character=False),
     _m("all-stops-at-first-unaffected", ["IR-12/p3"],
        "an 'all' part stops going through its cards at the first it cannot affect",
        apply_to_all=resolution.until_first_failure),
@@ -238,6 +250,10 @@ MUTANTS: tuple[Mutant, ...] = (
        "card effects (immunity, 'not put into 決死状態' texts, would-deathblow replacements) "
        "can stop a durability-0 deathblow",
        rule_beats_effects=deathblow.nothing_beats_effects),
+    _m("lethal-damage-beats-effects", [READING + "only-durability-rule-beats-effects"],
+       "a 'not put into 決死状態' text does not stop a deathblow from lethal damage: 9.2.2.a, "
+       "like .b, takes precedence over card effects",
+       rule_beats_effects=deathblow.durability_and_damage_beat_effects),
     _m("durability-deathblow-by-modifier-card", ["QA-2013-11-13"],
        "a durability-0 deathblow counts as put 'by an effect' of the card whose power "
        "modifier caused it, so No.1211 returns it",

@@ -160,12 +160,14 @@ def last_card_decides(results: list[bool]) -> bool:
 
 
 def each_card(cards: list[Any], one: Callable[[Any], bool]) -> list[bool]:
-    """vision/IR-12/p3: an "all" part is applied to every card it matches."""
+    """vision/IR-12/p3: an "all" part is applied to every card it matches; a part on a
+    chosen list, to every chosen card (vision/reading/chosen-list-part-reaches-the-others)."""
     return [one(card) for card in cards]
 
 
 def until_first_failure(cards: list[Any], one: Callable[[Any], bool]) -> list[bool]:
-    """Mutant: an "all" part stops at the first card it cannot be applied to."""
+    """Mutant: an "all" part (or a chosen list) stops at the first card it cannot be
+    applied to."""
     results: list[bool] = []
     for card in cards:
         results.append(one(card))

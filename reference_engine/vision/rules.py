@@ -33,6 +33,9 @@ class Rules:
     failed_part_stops_rest: Callable[..., bool] = resolution.failure_stops  # IR-12/p2
     short_pile: Callable[..., tuple[int, bool]] = deck.all_or_nothing      # reading, IR-12/p2
     chosen_succeeds: Callable[..., bool] = resolution.every_chosen_applied  # reading, IR-12/p2
+    apply_to_chosen: Callable[..., list[bool]] = resolution.each_card      # reading (chosen list)
+    damage_needs_character: bool = True                                    # reading, IR-12/p2
+    off_field_part_fails: bool = True                                      # reading, IR-12/p2
     all_succeeds: Callable[..., bool] = resolution.all_always_succeeds     # IR-12/p3, p4
     apply_to_all: Callable[..., list[bool]] = resolution.each_card         # IR-12/p3
     all_matching: Callable[..., list[Any]] = selectors.matching            # IR-12/p3, p4

@@ -214,10 +214,14 @@ def _next_step(game: Game, action: dict[str, Any]) -> None:
     by = _player(action["next_step"])
     if game.board.battle is None:
         raise Rejected("there is no battle to advance")
+    if not game.rules.defender_advances and by != game.board.turn:
+        raise Rejected("only the attacker moves the battle on")
     _flush(game, by)
     fired: list[int] = []
     if not battle.advance(game, resolution.apply):
         fired = lasting.fire(game, "end_of_battle", resolution.apply)
+        if not game.rules.phase_outlives_battle:
+            game.board.phase = "main"
     game.history.append(Action(by=by, kind="next_step", produced=fired))
 
 

@@ -89,6 +89,12 @@ def ends_with_any_battle(until: str, moment: str) -> bool:
     return until == moment or moment == "end_of_battle"
 
 
+def battle_stay_ends_with_turn(until: str, moment: str) -> bool:
+    """Bug: a stay until the end of battle also ends with the turn, so one used outside a
+    battle lasts at most until the end of that turn."""
+    return until == moment or (until == "end_of_battle" and moment == "end_of_turn")
+
+
 def never_ends(until: str, moment: str) -> bool:
     """Bug: a staying effect outlives its stated time."""
     return False

@@ -47,6 +47,8 @@ class Rules:
     battle_effects_only_in_battle: bool = True                      # battle.3
     battle_jammers_anywhere: bool = False                           # battle.3, nonbattle.6
     any_effect_in_effect_step: bool = False                         # battle.note
+    defender_advances: bool = True                                  # reading (either player)
+    phase_outlives_battle: bool = True                              # reading (battles/phase)
     # 非バトルの術
     non_battle_icon_read: bool = True                               # nonbattle.1
     non_battle_spell_phase: F = timing.side_matches_turn            # nonbattle.2

@@ -285,17 +285,21 @@ def test_a_failure_points_at_its_step_and_is_printed_once(tmp_path):
 
 
 # -- 2. the reference engine is never the judge ------------------------------------------------
-def _vision(engine: str, tmp_path: Path, *extra: str) -> tuple[int, dict]:
+def _vision(engine: str, tmp_path: Path, *extra: str, profile: str = "quick",
+            ) -> tuple[int, dict]:
     out = tmp_path / engine.rsplit(":", 1)[-1]
     run = conformance("certify", "--engine", engine, "--cases", ROOT / "cases", "--ruleset",
-                      "vision", "--profile", "quick", "-q", "--out", out, *extra)
+                      "vision", "--profile", profile, "-q", "--out", out, *extra)
     report = json.loads((out / "report.json").read_text())
     validate_report(report)
     return run.returncode, report
 
 
 def test_an_engine_that_differs_only_where_the_seed_is_silent_certifies_green(tmp_path):
-    code, report = _vision("python:seed_faithful:SeedFaithfulEngine", tmp_path)
+    # the certify budget: a quick run's 10 examples per property reach too few of some
+    # rules' situations to check them (docs/cli.md, "Too few examples"), so it is partial
+    code, report = _vision("python:seed_faithful:SeedFaithfulEngine", tmp_path,
+                           profile="certify")
     assert code == 0, [r for r in report["results"] if r["status"] != "pass"]
     assert report["verdict"]["status"] == "pass"
     seed = report["verdict"]["rules"]["seed"]

@@ -656,6 +656,11 @@ KILLS: dict[str, str] = {
         "case:vision/qa-298/continuous-change-entering-after-instruction",
     "play-without-target-accepted": "case:vision/ir-12-p4/play-all-with-no-match-vs-no-target",
     "damage-kept-off-field": "case:vision/ir-9-2-2-a/damage-gone-after-leaving-field",
+    "damage-to-non-character-applies": "case:vision/ir-12-p2/damage-to-a-spell-stops-rest",
+    "off-field-part-does-nothing": "case:vision/ir-9-2-2/lethal-damage-then-same-card",
+    "chosen-stops-at-first-unaffected":
+        "case:vision/ir-12-p2/chosen-list-immune-first-still-reaches-the-other",
+    "lethal-damage-beats-effects": "case:vision/ir-9-2-2-b/not-deathblow-text-stops-damage",
     "negated-effect-refunds-cost": "case:vision/ir-12-4-p2/negated-effect-keeps-costs",
     "battle-damage-from-printed-attack":
         "case:vision/ir-6-1-10/battle-damage-from-modified-attack",

@@ -93,8 +93,7 @@ def test_every_rule_of_a_property_names_its_features() -> None:
 @pytest.mark.parametrize("prop", CHECKED, ids=[p.id for p in CHECKED])
 def test_generators_reach_the_features_of_their_rules(prop: Property) -> None:
     # The certification's default profile (`certify`, 60 examples), also when the
-    # tests run under CI=true: there the default is `ci` (30 examples), at which two
-    # properties never draw a one-card `chosen` (IR-12/p2); docs/rulesets/vision.md.
+    # tests run under CI=true (where the default is `ci`, 30 examples).
     never = never_generated(prop, features, RULE_FEATURES, "certify")
     assert not never, f"{prop.id} never generated, at the certify profile: {never}"
 

@@ -177,10 +177,39 @@ def no_zone_means_permanents_only(play: Play, scenario: Scenario) -> None:
 
 # -- 609.4 / 609.4a: "as though" permissions ------------------------------------------------------
 
+def permissions_exercised(scenario: Scenario, trace: Trace) -> set[str]:
+    """What a cast under "as though" permissions exercised: one in force (the Trance resolved,
+    the Orrery on p1's battlefield: 609.4), both (609.4a; with s1 a sorcery with flashback in
+    p2's graveyard, the seed's example); flashback cast or offered (CR 702.34); a cast from a
+    graveyard without flashback (CR 601.3: the Trance alone permits nothing); a sorcery
+    (its timing, CR 307.1)."""
+    owner, zone, card = expected.objects(scenario["setup"])["s1"]
+    cast = scenario["steps"][-1]["do"]
+    trance = any("apply" in s["do"] and trace.replies[i]["accepted"]
+                 for i, s in enumerate(scenario["steps"][:-1]))
+    orrery = any(c["id"] == "orrery" for c in (scenario["setup"].get("p1") or {})
+                 .get("battlefield", []))
+    flashback = any(a.get("keyword") == "flashback" for a in card.get("abilities", []))
+    found: set[str] = set()
+    if trance or orrery:
+        found.add("mtg/CR-609.4")
+    if trance and orrery:
+        found.add("mtg/CR-609.4a")
+        if (owner, zone) == ("p2", "graveyard") and flashback and "sorcery" in card["types"]:
+            found.add("mtg/ex-609.4a")
+    if flashback or cast.get("flashback"):
+        found.add("mtg/context/CR-702.34")
+    if zone == "graveyard" and not (flashback and cast.get("flashback")):
+        found.add("mtg/context/CR-601.3")
+    if "sorcery" in card["types"]:
+        found.add("mtg/context/CR-307.1")
+    return found
+
+
 @invariant("mtg/prop/as-though-permissions-combine",
            rules=["mtg/CR-609.4a", "mtg/ex-609.4a", "mtg/CR-609.4",
                   "mtg/context/CR-702.34", "mtg/context/CR-601.3", "mtg/context/CR-307.1"],
-           scenarios=S.permission_scenarios())
+           scenarios=S.permission_scenarios(), exercises=permissions_exercised)
 def as_though_permissions_combine(play: Play, scenario: Scenario) -> None:
     """A cast is legal exactly when the zone and the timing are each allowed, both 'as
     though' permissions applying together: from the hand normally, from a graveyard only
@@ -214,9 +243,17 @@ def nonzero(mana: dict[str, int]) -> dict[str, int]:
     return {t: n for t, n in mana.items() if n}
 
 
+def payment_exercised(scenario: Scenario, trace: Trace) -> set[str]:
+    """A payment under an any-type permission in force (a static one on p1's battlefield, or
+    one resolved and accepted first) exercises 609.4b; without one it is the control."""
+    static = "battlefield" in scenario["setup"]["p1"]
+    resolved = len(scenario["steps"]) > 1 and trace.replies[0]["accepted"]
+    return {"mtg/CR-609.4b"} if static or resolved else set()
+
+
 @invariant("mtg/prop/any-type-payment-keeps-cost-and-types",
            rules=["mtg/CR-609.4b"],
-           scenarios=S.payment_scenarios())
+           scenarios=S.payment_scenarios(), exercises=payment_exercised)
 def any_type_payment_keeps_cost_and_types(play: Play, scenario: Scenario) -> None:
     """With a permission to spend mana as though it were any type (either wording), a payment
     adding up to the cost is legal; the spell keeps its mana cost and records the mana

@@ -143,7 +143,7 @@ def permission_scenarios(draw: st.DrawFn) -> Scenario:
     """A sorcery or instant, with flashback or not, in p1's hand, p1's graveyard or p2's
     graveyard; an Orrery (p1's, p2's or none); the Trance permission or not; main phase
     or combat.  p1 casts it paying its (flashback) cost.  Half the scenarios are the
-    seed's 609.4a example with each of its two permissions present or not."""
+    seed's 609.4a example: with both permissions, one, or neither."""
     seed_example = draw(st.booleans())
     kind = "sorcery" if seed_example else draw(st.sampled_from(["sorcery", "instant"]))
     flashback = seed_example or draw(st.booleans())
@@ -156,12 +156,15 @@ def permission_scenarios(draw: st.DrawFn) -> Scenario:
     setup: dict[str, Any] = {"phase": draw(st.sampled_from(["main", "combat"])),
                              "p1": {"mana": {"R": 3}}}
     setup.setdefault(owner, {})[zone] = [card]
-    orrery = draw(st.sampled_from(["p1", None] if seed_example else ["p1", "p2", None]))
+    if seed_example:   # 609.4a proper (both permissions) in two of five, then the contrasts
+        given = draw(st.sampled_from(["both", "both", "orrery", "trance", "neither"]))
+        orrery = "p1" if given in ("both", "orrery") else None
+        trance = given in ("both", "trance")
+    else:
+        orrery, trance = draw(st.sampled_from(["p1", "p2", None])), draw(st.booleans())
     if orrery:
         setup.setdefault(orrery, {})["battlefield"] = [ORRERY]
-    steps = []
-    if draw(st.booleans()):
-        steps.append(apply([{"grant": "other_graveyards"}]))
+    steps = [apply([{"grant": "other_graveyards"}])] if trance else []
     use_flashback = flashback if seed_example or draw(st.integers(0, 3)) else not flashback
     pay = {"R": 3} if use_flashback else {"R": 2}
     steps.append({"do": {"cast": "s1", "by": "p1", "pay": pay, "flashback": use_flashback}})

@@ -30,6 +30,7 @@ from typing import Any
 from conformance import vocabulary
 from conformance._properties import Play, Scenario, Trace, Violation, invariant
 from conformance._results import Mismatch
+from conformance.rulesets.vision import exercised as X
 from conformance.rulesets.vision import strategies as S
 from conformance.rulesets.vision._support import short
 
@@ -135,7 +136,8 @@ def differences(engine: Any, reference: Any, path: str = "") -> list[Mismatch]:
            rules=["vision/IR-12/p1", "vision/IR-12/p2", "vision/IR-12.3.1",
                   "vision/IR-12.4", "vision/IR-6.1.10", "vision/IR-9.2.2",
                   "vision/IR-3.2.5", "vision/QA-269"],
-           scenarios=S.any_scenarios(), compares_reference=True)
+           scenarios=S.any_scenarios(), compares_reference=True,
+           exercises=X.any_kind)
 def differential(play: Play, scenario: Scenario) -> None:
     """The engine agrees with the reference engine on what the rules fix (see the
     module docstring) for every step of the same scenario."""

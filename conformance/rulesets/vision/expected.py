@@ -95,6 +95,30 @@ def same_name(names: Iterable[str], others: Iterable[str]) -> bool:
 
 # -- 12: resolution, and the single-target instructions it stops at ---------------------
 
+def whole_deck_by_no_count(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> bool:
+    """3.2.5 / .a / .b: was the whole deck seen by an effect that named no count?"""
+    if "count" in op_args:
+        return False  # 3.2.5.b: a count never shuffles, even if it covered the deck
+    if op_args.get("all"):
+        return True
+    ref = op_args["until"]["name_ref"]
+    hits = [i for i, c in enumerate(deck) if refers_to(names_of(c), ref)]
+    return not hits or hits[0] == len(deck) - 1
+
+
+def seen_cards(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]:
+    ids = [c["id"] for c in deck]
+    if "count" in op_args:
+        return ids[:op_args["count"]]
+    if op_args.get("all"):
+        return ids
+    ref = op_args["until"]["name_ref"]
+    for i, c in enumerate(deck):
+        if refers_to(names_of(c), ref):
+            return ids[:i + 1]
+    return ids
+
+
 @dataclasses.dataclass
 class Board:
     """The little state the resolution model needs: zones, damage, immunity."""
@@ -191,11 +215,16 @@ class Board:
             return True
         raise ValueError(f"the resolution model does not cover {op!r}")
 
-    def _affect(self, op: str, cid: str, args: dict[str, Any]) -> bool:
-        """Damage or return one card, if it can be: on the field, not immune."""
+    def affects(self, op: str, cid: str) -> bool:
+        """Can ``op`` (damage, return_to_hand) be applied to card ``cid`` now: on the
+        field, not immune to it, and (for damage) a character?"""
         immunity = "damage" if op == "damage" else "return"
-        if (self.zone.get(cid) != "field" or immunity in self.immune[cid]
-                or (op == "damage" and self.types[cid] != "character")):
+        return (self.zone.get(cid) == "field" and immunity not in self.immune[cid]
+                and (op != "damage" or self.types[cid] == "character"))
+
+    def _affect(self, op: str, cid: str, args: dict[str, Any]) -> bool:
+        """Damage or return one card, if it can be (`affects`)."""
+        if not self.affects(op, cid):
             return False
         self._hit(op, cid, args)
         return True

@@ -16,6 +16,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from conformance._properties import Play, Scenario, Trace, Violation, invariant
+from conformance.rulesets.vision import exercised as X
 from conformance.rulesets.vision import strategies as S
 from conformance.rulesets.vision._support import events, run_accepted, short
 
@@ -80,7 +81,8 @@ def same_runs(first: list[dict[str, Any]], second: list[dict[str, Any]], change:
 
 @invariant("vision/prop/metamorphic-card-ids",
            rules=["vision/IR-12.3"],
-           scenarios=S.any_scenarios())
+           scenarios=S.any_scenarios(),
+           exercises=X.card_ids)
 def renamed_ids(play: Play, scenario: Scenario) -> None:
     """Renaming every card's id (in reverse sort order) changes nothing but the ids:
     effects refer to cards by name (12.3) and by what they describe, never by the
@@ -99,7 +101,10 @@ SWAP = {"p1": "p2", "p2": "p1"}
 
 @invariant("vision/prop/metamorphic-players",
            rules=["vision/IR-12/p3", "vision/IR-12/p4", "vision/IR-12.3.1"],
-           scenarios=st.one_of(S.resolution_scenarios(), S.name_scenarios()))
+           # two of its rules come from resolutions, one from names: two draws in three
+           scenarios=st.one_of(S.resolution_scenarios(), S.resolution_scenarios(),
+                               S.name_scenarios()),
+           exercises=X.any_kind)
 def swapped_players(play: Play, scenario: Scenario) -> None:
     """Swapping which player is p1 swaps the players in every observation and
     nothing else, for effects resolved by either player: what "all" and a name
@@ -140,7 +145,8 @@ def without(steps: list[dict[str, Any]], added: set[str]) -> list[dict[str, Any]
 
 @invariant("vision/prop/metamorphic-unreferenced-cards",
            rules=["vision/IR-12/p4"],
-           scenarios=S.any_scenarios())
+           scenarios=S.any_scenarios(),
+           exercises=X.unreferenced)
 def unreferenced_cards(play: Play, scenario: Scenario) -> None:
     """Cards in the 冥界 that no effect, filter or trigger describes change nothing:
     an effect acts on what its 〔 〕 description names (12/p4), and nothing in
@@ -161,7 +167,8 @@ def _power_mods(scenario: Scenario) -> tuple[list[dict[str, Any]], list[dict[str
 @invariant("vision/prop/metamorphic-modifier-arrival",
            rules=["vision/IR-6.1.10", "vision/IR-6.1.10.a", "vision/IR-6.1.10.b",
                   "vision/IR-6.1.10.c", "vision/IR-6.1.10.d"],
-           scenarios=S.power_scenarios())
+           scenarios=S.power_scenarios(),
+           exercises=X.modifier_arrival)
 def modifier_arrival(play: Play, scenario: Scenario) -> None:
     """The same modifiers arriving in another order, each kind's own modifiers
     kept in their order, give the same combat power: 6.1.10 processes them by
@@ -190,7 +197,8 @@ def _no_self_return(scenario: Scenario) -> bool:
 
 @invariant("vision/prop/metamorphic-split-text",
            rules=["vision/IR-12/p1", "vision/IR-12/p2"],
-           scenarios=S.resolution_scenarios().filter(_no_self_return))
+           scenarios=S.resolution_scenarios().filter(_no_self_return),
+           exercises=X.split_text)
 def split_text(play: Play, scenario: Scenario) -> None:
     """A text resolved as one effect ends as its parts resolved one by one, in
     order, up to and including the first part that is not applied: the text is

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance._properties import Play, Scenario, Trace, Violation, invariant
+from conformance.rulesets.vision import exercised as X
 from conformance.rulesets.vision import strategies as S
 from conformance.rulesets.vision._support import (
     card_in_setup,
@@ -25,6 +26,8 @@ from conformance.rulesets.vision.expected import (
     power_after,
     refers_to,
     same_name,
+    seen_cards,
+    whole_deck_by_no_count,
 )
 from conformance.rulesets.vision.expected import resolve as resolve_model
 from conformance.rulesets.vision.metamorphic import METAMORPHIC_PROPERTIES
@@ -60,7 +63,8 @@ def clause_works(clause: dict[str, Any], negations: list[str]) -> bool:
 @invariant("vision/prop/unnegatable-text-survives-negation",
            rules=["vision/IR-2.12.3", "vision/IR-12.4", "vision/IR-12.4/p1",
                   "vision/QA-020"],
-           scenarios=S.unnegatable_text_scenarios())
+           scenarios=S.unnegatable_text_scenarios(),
+           exercises=X.unnegatable_text)
 def unnegatable_text(play: Play, scenario: Scenario) -> None:
     """Negating a text leaves its 【】 clauses working and stops every other clause.
 
@@ -89,7 +93,8 @@ def unnegatable_text(play: Play, scenario: Scenario) -> None:
 
 @invariant("vision/prop/unnegatable-effect-can-be-negated",
            rules=["vision/IR-12.4/p2", "vision/IR-12.4/supplement", "vision/QA-102"],
-           scenarios=S.unnegatable_effect_scenarios())
+           scenarios=S.unnegatable_effect_scenarios(),
+           exercises=X.unnegatable_effect)
 def unnegatable_effect(play: Play, scenario: Scenario) -> None:
     """An effect produced by a 【】 clause can still be negated by an effect that
     negates effects; without such an effect it resolves in full."""
@@ -126,35 +131,12 @@ def _ids(scenario: Scenario) -> set[str]:
             if isinstance(zone, list) for c in zone}
 
 
-def whole_deck_by_no_count(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> bool:
-    """3.2.5 / .a / .b: was the whole deck seen by an effect that named no count?"""
-    if "count" in op_args:
-        return False  # 3.2.5.b: a count never shuffles, even if it covered the deck
-    if op_args.get("all"):
-        return True
-    ref = op_args["until"]["name_ref"]
-    hits = [i for i, c in enumerate(deck) if refers_to(names_of(c), ref)]
-    return not hits or hits[0] == len(deck) - 1
-
-
-def seen_cards(op_args: dict[str, Any], deck: list[dict[str, Any]]) -> list[str]:
-    ids = [c["id"] for c in deck]
-    if "count" in op_args:
-        return ids[:op_args["count"]]
-    if op_args.get("all"):
-        return ids
-    ref = op_args["until"]["name_ref"]
-    for i, c in enumerate(deck):
-        if refers_to(names_of(c), ref):
-            return ids[:i + 1]
-    return ids
-
-
 @invariant("vision/prop/shuffle-iff-whole-deck-without-count",
            rules=["vision/IR-3.2.5", "vision/IR-3.2.5.a", "vision/IR-3.2.5.b",
                   "vision/reading/shuffle-timing",
                   "vision/reading/counted-reveal-reveals-what-is-there"],
-           scenarios=S.shuffle_scenarios())
+           scenarios=S.shuffle_scenarios(),
+           exercises=X.shuffle)
 def shuffle_rule(play: Play, scenario: Scenario) -> None:
     """The deck is shuffled exactly when an effect revealed or looked at the whole
     hidden deck without naming a count and did not itself say to shuffle; the
@@ -241,7 +223,8 @@ def _power_steps(scenario: Scenario) -> tuple[bool, list[dict[str, Any]]]:
                   "vision/IR-6.1.10.c", "vision/IR-6.1.10.d", "vision/QA-298",
                   "vision/QA-356", "vision/reading/always-sets-the-value",
                   "vision/reading/variable-counted-when-power-is-computed"],
-           scenarios=S.power_scenarios())
+           scenarios=S.power_scenarios(),
+           exercises=X.power)
 def power_order(play: Play, scenario: Scenario) -> None:
     """Combat power after modifiers follows 6.1.10 (variables fixed first, then
     change, swap, add, always; the last change wins) and so does not depend on
@@ -302,7 +285,8 @@ def _deathblow_op(step: dict[str, Any]) -> tuple[str, str, int]:
                   "vision/IR-9.2.2.c", "vision/IR-1.10.12.f", "vision/QA-363",
                   "vision/reading/deathblow-cause-is-direct-damage",
                   "vision/reading/deathblow-checked-after-each-instruction"],
-           scenarios=S.deathblow_scenarios())
+           scenarios=S.deathblow_scenarios(),
+           exercises=X.deathblow)
 def deathblow(play: Play, scenario: Scenario) -> None:
     """A card is in 決死状態 exactly when its damage reaches its durability, its
     durability is 0 or less, or a deathblow instruction hit it; only battle
@@ -407,7 +391,8 @@ def _no_watcher_draw(trace: Trace, step: int, why: str = "nothing was put into �
            rules=["vision/IR-12.3", "vision/IR-12.3.1", "vision/ex-12.3.1",
                   "vision/IR-12.3.2", "vision/QA-2014-11-27",
                   "vision/reading/same-name-any-name-exactly"],
-           scenarios=S.name_scenarios())
+           scenarios=S.name_scenarios(),
+           exercises=X.names)
 def name_reference(play: Play, scenario: Scenario) -> None:
     """name_ref "A" refers to exactly the cards one of whose names contains A;
     same_name_as to exactly the cards with some name equal to some name of that
@@ -451,7 +436,8 @@ def name_reference(play: Play, scenario: Scenario) -> None:
                   "vision/IR-12/p4", "vision/reading/what-cannot-be-applied",
                   "vision/reading/short-draw-discard-does-nothing",
                   "vision/reading/all-with-every-card-failing"],
-           scenarios=S.resolution_scenarios())
+           scenarios=S.resolution_scenarios(),
+           exercises=X.resolution)
 def resolution(play: Play, scenario: Scenario) -> None:
     """An effect applies from the head and stops at the first part that cannot be
     applied; an ``all`` part never fails, even when it matches nothing or cannot
@@ -497,6 +483,7 @@ def resolution(play: Play, scenario: Scenario) -> None:
 
 # -- 7. X ------------------------------------------------------------------------------
 
+# every example pays X under at least one cost modifier: each exercises QA-269 (the default)
 @invariant("vision/prop/x-is-nodes-paid",
            rules=["vision/QA-269"],
            scenarios=S.x_cost_scenarios())

@@ -288,7 +288,7 @@ def deathblow_scenarios(draw: st.DrawFn) -> Scenario:
     maybe followed in the same effect by returning t1 to hand; the scenario ends
     there."""
     durability = draw(st.integers(1, 5))
-    immune = draw(st.booleans())
+    immune = draw(st.sampled_from([False, False, True]))   # a deathblow instruction hits 2/3
     # Whether immunity to 決死状態 stops 9.2.2.a is not settled by the seed; only
     # 9.2.2.b (durability 0 or less) is said to override card effects.  So an
     # immune card never gets damage here.
@@ -370,12 +370,14 @@ def name_scenarios(draw: st.DrawFn) -> Scenario:
 
 # -- 6. resolution stops at the first failing part ----------------------------------------
 
-#: Filters an ``all`` instruction may use: several cards, one card, none at all.
+#: Filters an ``all`` instruction may use: several cards, one card (a1; p2's spell w1, which
+#: damage cannot be applied to), none at all.
 ALL_FILTERS = (
     {"controller": "opponent"},
     {"controller": "self", "not": "src"},
     {"name_ref": "nothing-has-this-name"},
     {"type": "spell"},
+    {"type": "command"},
 )
 
 
@@ -383,25 +385,28 @@ ALL_FILTERS = (
 def resolution_scenarios(draw: st.DrawFn) -> Scenario:
     """One effect of 2-5 instructions: damage/return to a named card, to the chosen
     card(s), to ``this`` or to ``all`` (matching none, one or several), whose
-    targets may be immune or off the field; draw and discard 1 or 2 (which fail
-    on a short deck or hand)."""
+    targets may be immune, off the field or not a character (p2's spell w1); draw
+    and discard 1 or 2 (which fail on a short deck or hand)."""
     immunities = st.sampled_from([[], [], [], ["damage"], ["return"], ["damage", "return"]])
     p1_field = [character("src", "0/9", name="source", immune=draw(immunities)),
                 character("a1", "0/9", name="ally", immune=draw(immunities))]
     # foe two leans immune and foe one not, so an 'all' part often reaches a card it
     # cannot be applied to beside one it can (IR-12/p3's partial 'all')
     leaning = st.sampled_from([["damage"], ["return"], [], ["damage", "return"]])
+    # and a spell of p2's stands on the field: a non-character, which damage cannot be
+    # applied to (vision/reading/what-cannot-be-applied)
     p2_field = [character("t1", "0/9", name="foe one", immune=draw(immunities)),
-                character("t2", "0/9", name="foe two", immune=draw(leaning))]
+                character("t2", "0/9", name="foe two", immune=draw(leaning)),
+                {"id": "w1", "name": "standing spell", "type": "spell"}]
     deck = [character(f"k{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
     hand = [character(f"h{i}", "1/1") for i in range(draw(st.integers(0, 3)))]
-    ids = ["a1", "t1", "t2", "x1"]  # x1 is in p2's hand
-    targets = draw(st.one_of(st.sampled_from(ids).map(lambda c: [c]),
-                             st.lists(st.sampled_from(ids), min_size=2, max_size=3,
-                                      unique=True)))
+    ids = ["a1", "t1", "t2", "w1", "x1"]  # x1 is in p2's hand
+    targets = draw(st.one_of(st.lists(st.sampled_from(ids), min_size=2, max_size=3,
+                                      unique=True),
+                             st.sampled_from(ids).map(lambda c: [c])))
     every = st.sampled_from(ALL_FILTERS).map(lambda f: {"all": f})
     selector = st.one_of(every, st.sampled_from(ids).map(lambda c: {"card": c}), every,
-                         st.sampled_from(["chosen", "this"]))
+                         st.sampled_from(["chosen", "chosen", "this"]))
     count = st.integers(1, 2)
     instruction = st.one_of(
         st.builds(lambda t: {"damage": {"target": t, "amount": 1}}, selector),
@@ -409,7 +414,13 @@ def resolution_scenarios(draw: st.DrawFn) -> Scenario:
         st.builds(lambda n: {"draw": {"player": "self", "count": n}}, count),
         st.builds(lambda n: {"discard": {"player": "self", "count": n}}, count),
     )
-    effect = draw(st.lists(instruction, min_size=2, max_size=5))
+    # a text in three opens with an "all" part (on both foes more often): always reached, so
+    # 12/p3, p4 and the every-card-failing reading come up in a small budget
+    head_all = st.sampled_from([ALL_FILTERS[0], *ALL_FILTERS]).map(lambda f: {"all": f})
+    on_all = st.one_of(st.builds(lambda t: {"damage": {"target": t, "amount": 1}}, head_all),
+                       st.builds(lambda t: {"return_to_hand": {"target": t}}, head_all))
+    head = draw(st.one_of(on_all, instruction, instruction))
+    effect = [head, *draw(st.lists(instruction, min_size=1, max_size=4))]
     setup = {"p1": {"field": p1_field, "deck": deck, "hand": hand},
              "p2": {"field": p2_field, "hand": [character("x1", "0/9", name="in hand")]}}
     return {"setup": setup, "steps": [resolve(effect, source="src", targets=targets)]}

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.ruleset import Play, Violation, invariant
-from conformance.rulesets.zatch.properties import check_chain
+from conformance.rulesets.zatch.properties import chain_exercised, check_chain
 from conformance.rulesets.zatch.strategies import PLAYERS, chain_scenario
 
 DAMAGE = [{"damage": {"player": "opponent", "amount": 2}}]
@@ -50,7 +50,7 @@ def chains(max_depth: int = 4) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 @invariant("zatch/prop/jammer-chains-exhaustive", rules=["zatch/jammer.5", "zatch/jammer.2"],
-           exhaustive=chains)
+           exhaustive=chains, exercises=chain_exercised)
 def jammer_chains_exhaustive(play: Play, scenario: dict[str, Any]) -> None:
     """Every jammer chain up to depth 4 (600 chains) stands as jammer •2 and •5 say: the
     exhaustive mode as a certification item, its count in the report."""

@@ -17,10 +17,16 @@ from conformance.rulesets.zatch import expected as ex
 from conformance.rulesets.zatch import strategies as gen
 
 P, Z = "zatch/prop/", "zatch/"
+READING = Z + "reading/"
 State = dict[str, Any]
 
 
 # -- shared readers ------------------------------------------------------------------------
+
+def _by(do: dict[str, Any]) -> str:
+    by: str = do.get("by") or next(iter(do.values()))["by"]
+    return by
+
 
 def note(scenario: gen.Scenario) -> None:
     """Record the vocabulary this example reached (the generator-coverage counts)."""
@@ -135,12 +141,44 @@ def prelude(scenario: gen.Scenario, upto: int) -> State:
     return state
 
 
+def negation_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """Every example uses an effect that resolves at once (use-most •1; a non-battle spell,
+    nonbattle •4).  A jammer the engine accepted right after it, able to negate it, exercises
+    the negation (jammer •2, use-most •2; usable-anyway •2 for an effect usable anyway); a
+    jammer answering a spell, or a spell-only jammer, nonbattle •6; one used later, the
+    reading that a jammer is the very next action.  A 【ステイ】 or 【スタンバイ】 effect exercises
+    stay •2 / standby •2 either way (negatable right after, not later); a stay until the end
+    of a battle, used outside one, its reading."""
+    steps = scenario["steps"]
+    u, jam = gen.effect_step(scenario), len(steps) - 1
+    effect, jammer = effect_of(scenario, "e"), effect_of(scenario, "j")
+    found = {Z + "use-most.1"}
+    if effect.get("kind") == "non_battle_spell":
+        found.add(Z + "nonbattle.4")
+    if effect.get("kind") == "non_battle_spell" or jammer.get("negates") == "non_battle_spells":
+        found.add(Z + "nonbattle.6")
+    if jam != u + 1:
+        found.add(READING + "jammer-right-after")
+    elif can_negate(jammer, effect) and trace.replies[jam]["accepted"]:
+        found |= {Z + "jammer.2", Z + "use-most.2"}
+        if "usable_anyway" in effect:
+            found.add(Z + "usable-anyway.2")
+    if "stay" in effect:
+        found.add(Z + "stay.2")
+        if effect["stay"]["until"] == "end_of_battle":
+            found.add(READING + "end-of-battle-stay-outside-battle")
+    if "standby" in effect:
+        found.add(Z + "standby.2")
+    return found
+
+
 @invariant(P + "negation-restores-keeps-costs",
            rules=[Z + "jammer.2", Z + "use-most.1", Z + "use-most.2", Z + "stay.2",
                   Z + "standby.2", Z + "usable-anyway.2", Z + "nonbattle.4", Z + "nonbattle.6",
                   Z + "reading/jammer-right-after",
                   Z + "reading/end-of-battle-stay-outside-battle"],
-           scenarios=gen.negation_scenarios())
+           scenarios=gen.negation_scenarios(),
+           exercises=negation_exercised)
 def negation_restores(play: Play, scenario: gen.Scenario) -> None:
     """An effect resolves at once; jammed right after by a jammer that may negate it, the
     state is the state before it resolved with its costs still paid and it counted as
@@ -203,8 +241,16 @@ def check_chain(play: Play, scenario: gen.Scenario) -> None:
              f"after {k} jammer(s) the chain must stand as jammer •5 says", seed=True)
 
 
+def chain_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """Every chain negates the effect and keeps its costs (jammer •2); a jammer jamming a
+    jammer (two or more) exercises jammer •5."""
+    depth = len(scenario["steps"]) - gen.effect_step(scenario) - 1
+    return {Z + "jammer.2"} | ({Z + "jammer.5"} if depth > 1 else set())
+
+
 @invariant(P + "jammer-chain-revives",
-           rules=[Z + "jammer.5", Z + "jammer.2"], scenarios=gen.chain_scenarios())
+           rules=[Z + "jammer.5", Z + "jammer.2"], scenarios=gen.chain_scenarios(),
+           exercises=chain_exercised)
 def jammer_chain(play: Play, scenario: gen.Scenario) -> None:
     """Negating the negating jammer gives the state as if the first effect had never been
     negated, for chains of any depth."""
@@ -222,10 +268,28 @@ MOMENT_FACTS = {
     "next_step": "the end_of_battle moment comes with the next_step after the resolution step",
 }
 
+
+def fired_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """What the engine reported firing: the standby ``t`` (standby •1, •3), an on-field
+    card (on-field •1, •2), either (jammer •3); an on-field card in a hand or the discard
+    pile exercises on-field •1 (it must not fire)."""
+    cards = {e["card"] for e in trace.find(type="fired")}
+    found: set[str] = set()
+    if "t" in cards:
+        found |= {Z + "standby.1", Z + "standby.3", Z + "jammer.3"}
+    if any(c.startswith("f") for c in cards):
+        found |= {Z + "on-field.1", Z + "on-field.2", Z + "jammer.3"}
+    if any(c["id"] == "h" for p in gen.PLAYERS for zone in ("hand", "discard")
+           for c in scenario["setup"].get(p, {}).get(zone, [])):
+        found.add(Z + "on-field.1")
+    return found
+
+
 @invariant(P + "fired-effects-never-jammed",
            rules=[Z + "jammer.3", Z + "standby.3", Z + "on-field.2", Z + "standby.1",
                   Z + "on-field.1"],
-           scenarios=gen.fired_scenarios())
+           scenarios=gen.fired_scenarios(),
+           exercises=fired_exercised)
 def fired_never_jammed(play: Play, scenario: gen.Scenario) -> None:
     """Standby effects fire at their moment, on-field effects whenever their moment comes
     while their card is on the field (one in a hand or the discard pile never fires); no
@@ -292,10 +356,25 @@ def check_window(play: Play, scenario: gen.Scenario) -> None:
                 unchanged(trace, scenario, i)
 
 
+def window_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """A jammer the seed allows (right after the opponent's effect) exercises what a jammer
+    is and does (jammer def, •1, negate •1); one it refuses, that a negation is never used
+    in advance (negate •2) and that the window is the very next action (the reading)."""
+    found: set[str] = set()
+    for step, legal in zip(scenario["steps"], window_plan(scenario), strict=True):
+        do = step["do"]
+        if "use" not in do or "interrupt" in do or not effect_of(scenario, do["use"]).get("jammer"):
+            continue
+        found |= ({Z + "jammer.def", Z + "jammer.1", Z + "negate.1"} if legal else
+                  {Z + "negate.2", READING + "jammer-right-after"})
+    return found
+
+
 @invariant(P + "jammer-exactly-right-after-opponent",
            rules=[Z + "jammer.def", Z + "jammer.1", Z + "negate.1", Z + "negate.2",
                   Z + "reading/jammer-right-after"],
-           scenarios=gen.window_scenarios())
+           scenarios=gen.window_scenarios(),
+           exercises=window_exercised)
 def jammer_window(play: Play, scenario: gen.Scenario) -> None:
     """A jammer is legal exactly as the action right after an opponent's effect; a refused
     jammer changes nothing."""
@@ -303,8 +382,21 @@ def jammer_window(play: Play, scenario: gen.Scenario) -> None:
     check_window(play, scenario)
 
 
+def interrupts_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """An effect used as an interrupt (interrupt •1); of the opponent's effect, example 1."""
+    found: set[str] = set()
+    for step in scenario["steps"]:
+        do = step["do"]
+        if "interrupt" in do:
+            found.add(Z + "interrupt.1")
+            if ex.card_of(scenario["setup"], do["interrupt"])[0] != do["by"]:
+                found.add(Z + "interrupt.ex1")
+    return found
+
+
 @invariant(P + "no-interrupts", rules=[Z + "interrupt.1", Z + "interrupt.ex1"],
-           scenarios=gen.interrupt_scenarios())
+           scenarios=gen.interrupt_scenarios(),
+           exercises=interrupts_exercised)
 def no_interrupts(play: Play, scenario: gen.Scenario) -> None:
     """An effect used as an interrupt is always refused and changes nothing."""
     note(scenario)
@@ -399,12 +491,47 @@ def check_timing(play: Play, scenario: gen.Scenario) -> Trace:
     return trace
 
 
+def timing_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """Each effect kind tried where it is decided: a battle effect in the use-of-effects step
+    (battle •2) or outside a battle (•3); another kind in that step (※); a non-battle spell
+    outside a battle (nonbattle •2; accepted, •5: it enters no battle) or in one (•3); any
+    effect in a battle step (the battle-steps reading); an ordinary effect (its reading); a
+    battle moved on by the player who is not the turn player (either-player-advances)."""
+    turn = scenario["setup"].get("turn", "p1")
+    battle: str | None = None   # the battle step before each action, as the seed runs it
+    found: set[str] = set()
+    for i, (step, (legal, after, _)) in enumerate(zip(scenario["steps"], timing_plan(scenario),
+                                                      strict=True)):
+        do = step["do"]
+        if "use" in do:
+            kind = effect_of(scenario, do["use"]).get("kind", "ordinary")
+            if kind == "battle" and battle in ("effects", None):
+                found.add(Z + ("battle.2" if battle else "battle.3"))
+            elif battle == "effects":
+                found.add(Z + "battle.note")
+            if kind == "non_battle_spell":
+                found.add(Z + ("nonbattle.2" if battle is None else "nonbattle.3"))
+                if battle is None and trace.replies[i]["accepted"]:
+                    found.add(Z + "nonbattle.5")
+            if kind == "ordinary":
+                found.add(READING + "plain-effects-outside-battle")
+            if battle is not None:
+                found.add(READING + "battle-steps")
+        elif "next_step" in do and battle is not None and _by(do) != turn:
+            found.add(READING + "either-player-advances")
+        elif "end_turn" in do and legal:
+            turn = ex.opponent(turn)
+        battle = after
+    return found
+
+
 @invariant(P + "battle-and-non-battle-timing",
            rules=[Z + "battle.2", Z + "battle.3", Z + "battle.note", Z + "nonbattle.2",
                   Z + "nonbattle.3", Z + "reading/battle-steps",
                   Z + "reading/plain-effects-outside-battle",
                   Z + "reading/either-player-advances"],
-           scenarios=gen.timing_scenarios())
+           scenarios=gen.timing_scenarios(),
+           exercises=timing_exercised)
 def battle_timing(play: Play, scenario: gen.Scenario) -> None:
     """Each effect kind is usable exactly where the seed puts it: battle effects in the
     use-of-effects step, non-battle spells outside battles in the right battle phase."""
@@ -414,7 +541,7 @@ def battle_timing(play: Play, scenario: gen.Scenario) -> None:
 
 @invariant(P + "non-battle-spell-never-enters-battle",
            rules=[Z + "nonbattle.5", Z + "nonbattle.3", Z + "nonbattle.2"],
-           scenarios=gen.timing_scenarios(spells_only=True))
+           scenarios=gen.timing_scenarios(spells_only=True), exercises=timing_exercised)
 def non_battle_no_battle(play: Play, scenario: gen.Scenario) -> None:
     """Using a non-battle spell never enters a battle (no battle_in, no battle step)."""
     note(scenario)
@@ -462,10 +589,32 @@ def _battle_steps(trace: Trace, scenario: gen.Scenario) -> None:
                             expect={i: {"events": {"exclude": [{"type": "resolved"}]}}})
 
 
+def battle_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """Every battle's attacks wait for the contest and its winner's resolve (use-attack •1,
+    the contest-winner reading); a raise used (use-attack •2); a jammer tried on an attack
+    (•3); 「攻撃を無効にする」 used (•4), on a negatable attack (negate •1) or one that is not
+    (無効にならない •1)."""
+    used = {s["do"]["use"] for s in scenario["steps"] if "use" in s["do"]}
+    found = {Z + "use-attack.1", READING + "contest-winner"}
+    if used & {"ra", "rd"}:
+        found.add(Z + "use-attack.2")
+    if any("target" in s["do"] for s in scenario["steps"]):
+        found.add(Z + "use-attack.3")
+    if "na" in used:
+        found.add(Z + "use-attack.4")
+        attacks = [effect_of(scenario, c) for c in used if c[0] == "a"]
+        if any(not a["unnegatable"] for a in attacks):
+            found.add(Z + "negate.1")
+        if any(a["unnegatable"] for a in attacks):
+            found.add(Z + "unnegatable.1")
+    return found
+
+
 @invariant(P + "attack-defense-after-won-contest",
            rules=[Z + "use-attack.1", Z + "use-attack.2", Z + "use-attack.3", Z + "use-attack.4",
                   Z + "unnegatable.1", Z + "negate.1", Z + "reading/contest-winner"],
-           scenarios=gen.battle_scenarios())
+           scenarios=gen.battle_scenarios(),
+           exercises=battle_exercised)
 def attack_defense(play: Play, scenario: gen.Scenario) -> None:
     """Attack/defense effects wait, no jammer touches them, 「攻撃を無効にする」 negates the
     negatable attacks, and at resolution only the contest winner's effects resolve."""
@@ -509,10 +658,34 @@ def attack_defense(play: Play, scenario: gen.Scenario) -> None:
 
 # -- 使えない •1, •2 --------------------------------------------------------------------------
 
+def cannot_use_binds(scenario: gen.Scenario) -> bool:
+    """Does c's 使えない bind x, tried last?  x is an ordinary effect or a plain jammer (whose
+    kind is ordinary), under a restriction binding the opponent of its user, named or by
+    default."""
+    what = effect_of(scenario, "c")["do"][0]["cannot_use"]["what"]
+    names = ("effects", "ordinary", "jammers") if effect_of(scenario, "x").get("jammer") \
+        else ("effects", "ordinary")
+    return what in names
+
+
+def restriction_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """Every example sets up a 使えない after effects were used (使えない •2) and tries x
+    under it, in force as the lasting reading says; x bound by it, 使えない •1; a stay
+    until the end of a battle used outside one (c or an effect before it), its reading."""
+    found = {Z + "cannot.2", READING + "lasting-in-force"}
+    if cannot_use_binds(scenario):
+        found.add(Z + "cannot.1")
+    if any(effect_of(scenario, s["do"]["use"]).get("stay", {}).get("until") == "end_of_battle"
+           for s in scenario["steps"] if "use" in s["do"]):
+        found.add(READING + "end-of-battle-stay-outside-battle")
+    return found
+
+
 @invariant(P + "cannot-use-never-undoes",
            rules=[Z + "cannot.2", Z + "cannot.1", Z + "reading/lasting-in-force",
                   Z + "reading/end-of-battle-stay-outside-battle"],
-           scenarios=gen.restriction_scenarios())
+           scenarios=gen.restriction_scenarios(),
+           exercises=restriction_exercised)
 def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     """A 使えない changes nothing already used (staying, standing by, resolved) and
     binds the effects it names from then on."""
@@ -522,12 +695,7 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
     c_at = len(steps) - 2
     restrictor = steps[c_at]["do"]["by"]
     c = effect_of(scenario, "c")
-    what = c["do"][0]["cannot_use"]["what"]
-    # the last step tries x, an ordinary effect or a plain jammer (whose kind is ordinary),
-    # under a restriction binding the opponent of its user, named or by default
-    names = ("effects", "ordinary", "jammers") if effect_of(scenario, "x").get("jammer") \
-        else ("effects", "ordinary")
-    bound = what in names
+    bound = cannot_use_binds(scenario)
     with outcomes([c_at + 1] if bound else []):
         for i in range(c_at + 1):
             accepted(trace, scenario, i)
@@ -539,10 +707,28 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
 
 # -- stay •3, standby •4: removal ----------------------------------------------------------
 
+def removal_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """A removal naming a card of the kind it removes (stay •3, standby •4); a stay in force
+    (stay •1, the lasting reading); a standby the engine reported firing at the end of the
+    turn (standby •1)."""
+    remove = effect_of(scenario, "r")["do"][0]["remove"]
+    found: set[str] = set()
+    if remove["what"] in effect_of(scenario, remove["card"]):
+        found.add(Z + ("stay.3" if remove["what"] == "stay" else "standby.4"))
+    used = [effect_of(scenario, s["do"]["use"]) for s in scenario["steps"] if "use" in s["do"]]
+    if any("stay" in e for e in used):
+        found |= {Z + "stay.1", READING + "lasting-in-force"}
+    if trace.find(len(scenario["steps"]) - 1, type="fired") and "end_turn" in \
+            scenario["steps"][-1]["do"]:
+        found.add(Z + "standby.1")
+    return found
+
+
 @invariant(P + "removal-removes-what-it-names",
            rules=[Z + "stay.3", Z + "standby.4", Z + "stay.1", Z + "standby.1",
                   Z + "reading/lasting-in-force"],
-           scenarios=gen.removal_scenarios())
+           scenarios=gen.removal_scenarios(),
+           exercises=removal_exercised)
 def removal(play: Play, scenario: gen.Scenario) -> None:
     """A removal takes away the staying or standing-by effect of the card it names, that
     kind only, and nothing else; a removed standby no longer fires at its moment, the
@@ -576,6 +762,8 @@ def removal(play: Play, scenario: gen.Scenario) -> None:
 
 # -- 無効にならない •1 ------------------------------------------------------------------------
 
+# every example answers a 無効にならない effect with a jammer right after it, which must
+# not negate it yet is used and paid: each exercises both rules (the default)
 @invariant(P + "unnegatable-survives", rules=[Z + "unnegatable.1", Z + "jammer.2"],
            scenarios=gen.unnegatable_scenarios())
 def unnegatable(play: Play, scenario: gen.Scenario) -> None:
@@ -615,9 +803,36 @@ def _ids(scenario: gen.Scenario) -> set[str]:
             for card in scenario["setup"].get(player, {}).get(zone, [])}
 
 
+def mixed_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
+    """The mirror exercises what the scenario reached: a jammer the engine accepted right
+    after the opponent's effect (jammer •1), a non-battle spell it accepted (nonbattle •2),
+    an effect it refused after it accepted a 使えない (使えない •1)."""
+    found: set[str] = set()
+    steps = scenario["steps"]
+    restricted = False
+    for i, step in enumerate(steps):
+        do = step["do"]
+        if "use" not in do:
+            continue
+        effect = effect_of(scenario, do["use"])
+        accepted = trace.replies[i]["accepted"]
+        before = steps[i - 1]["do"] if i else {}
+        if (effect.get("jammer") and accepted and "use" in before and "target" not in do
+                and before["by"] != do["by"]):
+            found.add(Z + "jammer.1")
+        if effect.get("kind") == "non_battle_spell" and accepted:
+            found.add(Z + "nonbattle.2")
+        if restricted and not accepted:
+            found.add(Z + "cannot.1")
+        if accepted and any("cannot_use" in part for part in effect.get("do", [])):
+            restricted = True
+    return found
+
+
 @invariant(P + "renaming-and-swapping-players",
            rules=[Z + "jammer.1", Z + "nonbattle.2", Z + "cannot.1"],
-           scenarios=gen.MIXED)
+           scenarios=gen.MIXED,
+           exercises=mixed_exercised)
 def renaming(play: Play, scenario: gen.Scenario) -> None:
     """Renaming every card and swapping p1 and p2 changes nothing but the names."""
     note(scenario)

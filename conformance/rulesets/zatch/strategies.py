@@ -55,7 +55,8 @@ def ordinary_effect(draw: Any, on_field: bool, lasting: bool = True,
         effect["cost"] = cost
     shape = draw(st.sampled_from(["plain", "stay", "standby"] if lasting else ["plain"]))
     if shape == "stay":
-        until = ["end_of_turn", "end_of_battle"] if battle_stays else ["end_of_turn"]
+        # an end-of-battle stay twice as often: the reading it rests on needs examples too
+        until = ["end_of_turn", *["end_of_battle"] * 2] if battle_stays else ["end_of_turn"]
         effect["stay"] = {"until": draw(st.sampled_from(until))}
         effect["do"] = [{"cannot_use": {"player": "opponent", "what": "on_field"}}]
         effect["do"] += draw(st.lists(INSTRUCTION, max_size=1))
