@@ -58,7 +58,7 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("short-draw-draws-what-is-there", ["IR-12/p2", READING + "short-draw-discard-does-nothing"],
        "drawing or discarding more cards than there are takes what is there and goes on",
        short_pile=deck.what_is_there),
-    _m("chosen-partial-succeeds", ["IR-12/p2", READING + "what-cannot-be-applied"],
+    _m("chosen-partial-succeeds", ["IR-12/p2"],
        "a part with several chosen targets counts as applied when any one was affected",
        chosen_succeeds=resolution.any_chosen_applied),
     _m("off-field-part-does-nothing", [READING + "what-cannot-be-applied"],

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from vision_kills import killers, seed_rules
+from vision_kills import killers, seed_rules, unexplained_reading_kills
 
 import reference_engine
 from conformance._mutation import run_mutants
@@ -22,6 +22,7 @@ from conformance._settings import get_profile
 from conformance._suite import Suite
 
 MUTANTS = reference_engine.list_mutants("vision")
+READING_MUTANTS = [m.name for m in MUTANTS if any("/reading/" in r for r in m.rules)]
 
 
 def test_every_seed_rule_has_three_mutants() -> None:
@@ -51,3 +52,33 @@ def test_mutants_not_caught_by_the_certification_are_the_documented_ones() -> No
     result = run_mutants(Suite.load(None, ["vision"]), ["vision"], get_profile("quick"))
     uncaught = {m["name"] for m in result["mutants"] if not m["certified"]}
     assert uncaught == documented_reading_only_mutants()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", READING_MUTANTS)
+def test_a_seed_case_that_catches_a_reading_mutant_disowns_the_reading(mutant: str) -> None:
+    """Issue 41: a seed-basis case catching a mutant of a reading relies on it unless
+    it lists it under `not_relied_on` (qa-2013-11-13/durability-deathblow-not-by-the-card
+    caught durability-modifier-is-cause while tagged with seed rules only)."""
+    caught = {item for items in killers(mutant).values() for item in items}
+    unexplained = unexplained_reading_kills(reference_engine.MUTANTS[mutant].rules, caught)
+    assert not unexplained, (
+        f"{mutant} breaks a reading, and these seed-basis cases catch it: {unexplained}; "
+        "tag the reading if the case relies on it, else list it under not_relied_on")
+
+
+def test_unexplained_reading_kills_names_the_seed_case_and_the_reading() -> None:
+    """The check above can fail: a seed-basis case catching a reading's mutant is named
+    with the reading it does not disown; a reading-basis case, one that disowns the
+    reading, and a property are not."""
+    cause = "vision/reading/deathblow-cause-is-direct-damage"
+    caught = ["vision/qa-2013-11-13/zero-durability-cannot-be-returned",   # seed basis
+              "vision/qa-2013-11-13/durability-deathblow-not-by-the-card",  # tags it
+              "vision/prop/deathblow"]
+    assert unexplained_reading_kills(["vision/QA-2013-11-13", cause], caught) == {
+        "vision/qa-2013-11-13/zero-durability-cannot-be-returned": [cause]}
+    assert unexplained_reading_kills(
+        ["vision/IR-12/p2", "vision/reading/short-draw-discard-does-nothing"],
+        ["vision/ir-12-p2/failed-discard-stops-draw"]) == {}   # listed under not_relied_on
+    assert unexplained_reading_kills(
+        ["vision/IR-12/p2"], ["vision/ir-12-p2/chosen-list-one-immune"]) == {}  # no reading

@@ -7,12 +7,15 @@ issue 9 asks: for each mutant and *each* rule it breaks, does a case or rule
 property tagged with that rule fail?  ``python tests/support/vision_kills.py`` prints
 the per-rule table (killed/total); ``... certify --mutants [NAME...]`` which item
 caught each mutant; tests/rulesets/test_vision_mutant_kills.py asserts it.
+``unexplained_reading_kills`` asks the converse for readings (issue 41): which
+seed-basis case catches a mutant of a reading without saying it does not rely on it.
 """
 
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 from conformance._catalogue import Case, load_catalogue
@@ -20,6 +23,7 @@ from conformance._loading import load_engine
 from conformance._properties import Property
 from conformance._runner import Runner
 from conformance._settings import get_profile
+from conformance._verdict import basis
 from conformance.rulesets.vision.properties import RULE_PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +56,31 @@ def killers(mutant: str, profile: str = "certify") -> dict[str, list[str]]:
                     found[rule].append(item.id)
     finally:
         run.engine.close()
+    return found
+
+
+def unexplained_reading_kills(rules: Iterable[str], caught_by: Iterable[str],
+                              ) -> dict[str, list[str]]:
+    """The seed-basis cases of ``caught_by`` (the items that caught a mutant breaking
+    ``rules``) that do not list the mutant's readings under `not_relied_on`, each with
+    those readings.
+
+    A mutant tagged with a reading breaks what that reading decides.  A seed-basis
+    case that catches it either relies on the reading, and must tag it (its verdict
+    is then the reading's), or catches it through a seed rule the mutant also breaks,
+    and then says so under `not_relied_on`: a person decided it either way."""
+    catalogue = load_catalogue(ROOT / "cases", ["vision"])
+    readings = [r for r in rules if catalogue.rules.get(r) and
+                catalogue.rules[r].kind == "reading"]
+    cases = {case.id: case for case in catalogue.cases}
+    found: dict[str, list[str]] = {}
+    for item in caught_by:
+        case = cases.get(item)
+        if case is None or basis(case.rules, catalogue.rules) != "seed":
+            continue
+        missing = [r for r in readings if r not in case.not_relied_on]
+        if missing:
+            found[item] = missing
     return found
 
 
