@@ -49,6 +49,9 @@ def do_activate(game: Game, action: dict[str, Any]) -> None:
         if game.rules.activation_cost_paid:   # CR 602.2b (context)
             casting.pay_automatically(game, by, cost)
         text = text["effect"]
+    if not game.rules.ability_effects_at_resolution:    # a mutant: effects on activation
+        apply(game, Context(by, obj.id), list(text))
+        text = []
     new_id = str(action["as"])
     if new_id in game.objects or new_id in PLAYERS:
         raise Unsupported(f"activate/as: id {new_id!r} is already used")

@@ -36,6 +36,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("spell-effect-on-cast", ["CR-609.1", "page/p1"],
        "an instant's or sorcery's effects happen when it is cast, not when it resolves",
        effects_at_resolution=resolution.on_cast),
+    _m("ability-effect-on-activation", ["CR-609.1", "page/p1"],
+       "an activated ability's effects happen when it is activated, not when it resolves",
+       ability_effects_at_resolution=False),
     # the page: all effects overlap
     _m("cost-changes-do-not-stack", ["page/p2"],
        "of several cost changes only the largest one applies",

@@ -28,6 +28,7 @@ class Rules:
     # 609.1 (+ reading statics-on-battlefield): where effects come from, and when
     statics_zones: tuple[str, ...] = characteristics.BATTLEFIELD_ONLY
     effects_at_resolution: Callable[..., bool] = resolution.on_resolution
+    ability_effects_at_resolution: bool = True
     # 609.2 and its two examples; the page's "all effects overlap"
     become_scope: Callable[..., tuple[str, ...]] = characteristics.scope_named_or_battlefield
     become_reaches: Callable[..., bool] = characteristics.same_object
