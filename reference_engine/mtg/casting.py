@@ -76,7 +76,7 @@ def cast_source(game: Game, obj: Obj, caster: str, flashback: bool,
     if obj.zone == "hand" and obj.owner == caster and not flashback:
         return "hand"
     if obj.zone == "graveyard" and flashback:
-        if "flashback" not in obj.keywords:
+        if "flashback" not in obj.keywords and game.rules.flashback_needs_keyword:
             raise Rejected(f"{obj.id} has no flashback")
         if not game.rules.flashback_graveyard(game, obj, caster, perms):
             raise Rejected(f"{obj.id} is not in {caster}'s graveyard")
@@ -94,9 +94,19 @@ def check_timing(game: Game, obj: Obj, caster: str, perms: set[str]) -> None:
     """Instants and flash any time; the rest: active player, main phase, empty stack."""
     if "instant" in obj.types or "flash" in obj.keywords or "flash" in perms:
         return
-    if caster != game.active or game.phase != "main" or game.stack:
+    if not game.rules.sorcery_timing(game, caster):
         raise Rejected(f"{obj.id} can be cast only in {game.active}'s main phase with an "
                        f"empty stack (no flash permission applies)")
+
+
+def active_player_main_phase(game: Game, caster: str) -> bool:
+    """CR 307.1 (context): the active player, in a main phase, with an empty stack."""
+    return caster == game.active and game.phase == "main" and not game.stack
+
+
+def any_player_main_phase(game: Game, caster: str) -> bool:
+    """Mutant: sorcery timing checks the phase and the stack, not whose turn it is."""
+    return game.phase == "main" and not game.stack
 
 
 # -- cost and payment ----------------------------------------------------------------------
@@ -204,7 +214,9 @@ def cost_rewritten(obj: Obj, spent: dict[str, int], any_type: bool) -> None:
 
 
 def flashback_cost(obj: Obj) -> dict[str, int]:
-    return next(a["cost"] for a in obj.abilities if a.get("keyword") == "flashback")
+    """Its flashback cost (a mutant casting a card without flashback pays its mana cost)."""
+    return next((a["cost"] for a in obj.abilities if a.get("keyword") == "flashback"),
+                obj.mana_cost)
 
 
 def cast(game: Game, obj: Obj, caster: str, pay: dict[str, int], flashback: bool) -> None:

@@ -45,6 +45,12 @@ def scope_named_means_off_battlefield(data: dict[str, Any]) -> tuple[str, ...]:
     return tuple(z for z in EVERY_ZONE if z != "battlefield")
 
 
+def scope_first_named_zone(data: dict[str, Any]) -> tuple[str, ...]:
+    """Mutant: a text naming several zones ("in graveyards and on the battlefield")
+    touches only the first one it names."""
+    return scope_named_or_battlefield(data)[:1]
+
+
 def scope_battlefield_always(data: dict[str, Any]) -> tuple[str, ...]:
     """Mutant: an effect that names another zone still touches permanents only."""
     return BATTLEFIELD_ONLY

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_engine.mtg import characteristics, prevention
+from reference_engine.mtg.model import Obj
 from reference_engine.mtg.state import Game, Rejected
 
 
@@ -31,6 +32,18 @@ def declare_attackers(game: Game, by: str, attackers: Any) -> None:
     game.attackers = [(o.id, o.incarnation) for o in chosen]
 
 
+def same_object(obj: Obj, incarnation: int) -> bool:
+    """CR 400.7 (context): an attacker that left the battlefield is a new object, even
+    back on the battlefield: it is no longer attacking."""
+    return obj.incarnation == incarnation
+
+
+def same_card_on_battlefield(obj: Obj, incarnation: int) -> bool:
+    """Mutant: attackers are remembered by card, so one that left and came back still
+    attacks."""
+    return obj.zone == "battlefield"
+
+
 def combat_damage(game: Game) -> None:
     """CR 510.1-2: each attacking creature still on the battlefield deals combat damage
     equal to its power to the player it attacks, all at once (in declaration order)."""
@@ -42,7 +55,8 @@ def combat_damage(game: Game) -> None:
     dealing = []
     for oid, incarnation in game.attackers:
         obj = game.objects[oid]
-        if obj.incarnation == incarnation and "creature" in characteristics.types_of(game, obj):
+        if game.rules.still_attacking(obj, incarnation) \
+                and "creature" in characteristics.types_of(game, obj):
             dealing.append((obj, characteristics.power_toughness(game, obj)[0] or 0))
     game.attackers = []
     for attacker, power in dealing:

@@ -45,9 +45,13 @@ def do_activate(game: Game, action: dict[str, Any]) -> None:
         raise Rejected(f"{obj.id} has no activated ability #{index}")
     text = texts[index]
     if isinstance(text, dict):                # version 3: {cost, effect}
-        casting.pay_automatically(game, by, mana(text["cost"], "activated/cost",
-                                                 frozenset({"generic"})))
+        cost = mana(text["cost"], "activated/cost", frozenset({"generic"}))
+        if game.rules.activation_cost_paid:   # CR 602.2b (context)
+            casting.pay_automatically(game, by, cost)
         text = text["effect"]
+    if not game.rules.ability_effects_at_resolution:    # a mutant: effects on activation
+        apply(game, Context(by, obj.id), list(text))
+        text = []
     new_id = str(action["as"])
     if new_id in game.objects or new_id in PLAYERS:
         raise Unsupported(f"activate/as: id {new_id!r} is already used")

@@ -119,9 +119,11 @@ def grant(game: Game, ctx: Context, args: Any) -> None:
 
 def shield(game: Game, ctx: Context, args: dict[str, Any]) -> None:
     if args.get("your_choice"):   # 609.7a: the source is chosen as the effect is created
-        if ctx.choice is None:
+        args = {k: v for k, v in args.items() if k != "your_choice"}
+        if ctx.choice is not None:
+            args["choose"] = ctx.choice
+        elif game.rules.choice_required:
             raise Rejected("the text asks for a source of your choice: resolve with choose")
-        args = {**{k: v for k, v in args.items() if k != "your_choice"}, "choose": ctx.choice}
     prevention.create_shield(game, ctx.controller, args)
 
 

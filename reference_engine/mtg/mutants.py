@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_engine._mutant import Mutant
-from reference_engine.mtg import casting, instructions, prevention, resolution
+from reference_engine.mtg import casting, combat, instructions, prevention, resolution
 from reference_engine.mtg import characteristics as ch
 
 R = "mtg/"
@@ -36,6 +36,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("spell-effect-on-cast", ["CR-609.1", "page/p1"],
        "an instant's or sorcery's effects happen when it is cast, not when it resolves",
        effects_at_resolution=resolution.on_cast),
+    _m("ability-effect-on-activation", ["CR-609.1", "page/p1"],
+       "an activated ability's effects happen when it is activated, not when it resolves",
+       ability_effects_at_resolution=False),
     # the page: all effects overlap
     _m("cost-changes-do-not-stack", ["page/p2"],
        "of several cost changes only the largest one applies",
@@ -60,6 +63,10 @@ MUTANTS: tuple[Mutant, ...] = (
        "a text that names a zone (the graveyard) touches matching cards in every zone but "
        "the battlefield",
        become_scope=ch.scope_named_means_off_battlefield),
+    _m("zone-list-reaches-first-zone-only", ["CR-609.2"],
+       "a text naming several zones ('creature cards in graveyards and creatures on the "
+       "battlefield') touches only the first zone it names",
+       become_scope=ch.scope_first_named_zone),
     _m("become-ignores-named-zone", ["CR-609.2"],
        "an effect whose text names the graveyard still touches only permanents",
        become_scope=ch.scope_battlefield_always),
@@ -165,6 +172,10 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("shield-protects-both-players", ["CR-609.7"],
        "a shield on one player also prevents damage to the other player",
        shield_protects=prevention.protects_both_players),
+    _m("player-shield-covers-their-permanents", ["CR-609.7"],
+       "a shield against damage to a player also prevents that source's damage to the "
+       "permanents the player controls",
+       shield_protects=prevention.protects_player_and_permanents),
     _m("next-time-shield-never-used-up", ["CR-609.7", "context/CR-615"],
        "'the next time' shields keep preventing for the rest of the turn",
        shield_used_up=prevention.never_used_up),
@@ -193,6 +204,10 @@ MUTANTS: tuple[Mutant, ...] = (
        "a shield for a chosen permanent also stops damage from its card after the card has "
        "changed zones (the card id is compared, not the object)",
        shield_source_matches=prevention.same_card_id),
+    _m("missing-choice-accepted", ["CR-609.7a", "context/CR-608.2d"],
+       "a text asking for 'a red source of your choice' resolves without a choice, as a "
+       "shield against the next damage from any red source",
+       choice_required=False),
     _m("chosen-permanent-ignores-combat", ["CR-609.7a"],
        "a shield for a chosen permanent does not stop its combat damage",
        shield_source_matches=prevention.chosen_ignores_combat),
@@ -231,7 +246,30 @@ MUTANTS: tuple[Mutant, ...] = (
        "'prevent all damage red sources would deal to you' also stops damage to the "
        "permanents you control",
        static_protects=prevention.protects_controller_and_permanents),
+    _m("static-replacement-doubles-all-damage", ["context/CR-614"],
+       "'if a red source would deal damage to you, it deals double that damage instead' "
+       "doubles the source's damage to every player and permanent",
+       replacement_protects=prevention.protects_every_recipient),
     _m("static-replacement-battlefield-only", ["CR-609.7c", "context/CR-614"],
        "a static replacement by characteristic only touches damage from permanents",
        static_replace_zones=ch.BATTLEFIELD_ONLY),
+    # the rules outside the seed that the vocabulary's real game actions follow (context)
+    _m("sorcery-timing-ignores-active-player", ["context/CR-307.1"],
+       "a sorcery may be cast in any player's main phase with an empty stack, not only "
+       "the active player's",
+       sorcery_timing=casting.any_player_main_phase),
+    _m("flashback-without-the-keyword", ["context/CR-702.34", "context/CR-601.3"],
+       "a card in its owner's graveyard can be cast 'with flashback' whether or not it "
+       "has flashback (for its mana cost)",
+       flashback_needs_keyword=False),
+    _m("attacker-remembered-by-card", ["context/CR-400.7"],
+       "an attacker that left the battlefield and came back is still attacking and deals "
+       "combat damage",
+       still_attacking=combat.same_card_on_battlefield),
+    _m("activation-cost-not-paid", ["context/CR-602.2b"],
+       "an activated ability with a mana cost is activated without paying it",
+       activation_cost_paid=False),
+    _m("unasked-choice-accepted", ["context/CR-608.2d"],
+       "a choice given on resolving a text that asks for none is accepted and ignored",
+       unasked_choice_refused=False),
 )

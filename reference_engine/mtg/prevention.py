@@ -163,18 +163,25 @@ def never_used_up(shield: Shield, prevented: int, met: bool, fits: bool) -> bool
     return shield.remaining is not None and shield.remaining == 0
 
 
-def protects_its_player(shield: Shield, to: str) -> bool:
+def protects_its_player(game: Game, shield: Shield, to: str) -> bool:
+    """609.7: the shield protects the player or object it names, nothing else."""
     return shield.to == to
 
 
-def protects_its_controller(shield: Shield, to: str) -> bool:
+def protects_its_controller(game: Game, shield: Shield, to: str) -> bool:
     """Mutant: a shield protects the player who made it, whatever it names."""
     return to == shield.controller
 
 
-def protects_both_players(shield: Shield, to: str) -> bool:
+def protects_both_players(game: Game, shield: Shield, to: str) -> bool:
     """Mutant: a shield on a player also protects the other player."""
     return shield.to == to or (shield.to in PLAYERS and to in PLAYERS)
+
+
+def protects_player_and_permanents(game: Game, shield: Shield, to: str) -> bool:
+    """Mutant: a shield on a player ("damage to you") also protects the permanents that
+    player controls."""
+    return shield.to == to or (to not in PLAYERS and game.objects[to].controller == shield.to)
 
 
 def source_is_chosen(game: Game, shield: Shield, source: Obj, combat: bool) -> bool:
@@ -215,7 +222,11 @@ def static_prevention(game: Game, source: Obj, to: str, amount: int) -> tuple[in
     prevented = 0
     for holder, static in characteristics.statics_in_force(game):
         rule = static.get("damage_from")
-        if not rule or not game.rules.static_protects(game, holder, to):
+        if not rule:
+            continue
+        protects = (game.rules.replacement_protects if rule["then"] == "double"
+                    else game.rules.static_protects)
+        if not protects(game, holder, to):
             continue
         zones = (game.rules.static_replace_zones if rule["then"] == "double"
                  else game.rules.static_prevent_zones)
@@ -236,6 +247,12 @@ def protects_controller_only(game: Game, holder: Obj, to: str) -> bool:
     return to == holder.controller
 
 
+def protects_every_recipient(game: Game, holder: Obj, to: str) -> bool:
+    """Mutant: a replacement of damage "to you" (CR 614, context) replaces the source's
+    damage to any player or permanent."""
+    return True
+
+
 def protects_controller_and_permanents(game: Game, holder: Obj, to: str) -> bool:
     """Mutant: 'to you' also covers the permanents you control."""
     return to == holder.controller or (
@@ -251,7 +268,7 @@ def deal(game: Game, source: Obj, to: str, amount: int, combat: bool) -> None:
         return
     amount, prevented = static_prevention(game, source, to, amount)
     for shield in game.shields:
-        if shield.used_up or not rules.shield_protects(shield, to):
+        if shield.used_up or not rules.shield_protects(game, shield, to):
             continue
         bind_first_source(game, shield, source)
         met = rules.shield_source_matches(game, shield, source, combat)

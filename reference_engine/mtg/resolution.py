@@ -61,7 +61,8 @@ def resolve_top(game: Game, choice: str | None = None) -> None:
         raise Rejected("the stack is empty")
     obj = game.objects[game.stack[-1]]
     text = obj.effect if obj.ability_of is not None else spell_text(obj)
-    if choice is not None and not instructions.asks_for_choice(text):
+    if choice is not None and not instructions.asks_for_choice(text) \
+            and game.rules.unasked_choice_refused:   # CR 608.2d (context)
         raise Rejected(f"{obj.id}'s text asks for no choice (resolve without choose)")
     game.emit("resolved", card=obj.id)
     if obj.ability_of is not None:

@@ -16,6 +16,7 @@ from reference_engine._mutant import patched
 from reference_engine.mtg import (
     casting,
     characteristics,
+    combat,
     instructions,
     prevention,
     resolution,
@@ -27,6 +28,7 @@ class Rules:
     # 609.1 (+ reading statics-on-battlefield): where effects come from, and when
     statics_zones: tuple[str, ...] = characteristics.BATTLEFIELD_ONLY
     effects_at_resolution: Callable[..., bool] = resolution.on_resolution
+    ability_effects_at_resolution: bool = True
     # 609.2 and its two examples; the page's "all effects overlap"
     become_scope: Callable[..., tuple[str, ...]] = characteristics.scope_named_or_battlefield
     become_reaches: Callable[..., bool] = characteristics.same_object
@@ -47,9 +49,15 @@ class Rules:
     leaves_stack_to: Callable[..., str] = resolution.to_owner
     graveyards_merged: bool = False
     permission_grants_keyword: bool = False
+    # the context rules the vocabulary's real game actions follow
+    sorcery_timing: Callable[..., bool] = casting.active_player_main_phase   # CR 307.1
+    flashback_needs_keyword: bool = True                                     # CR 702.34
+    still_attacking: Callable[..., bool] = combat.same_object                # CR 400.7
+    unasked_choice_refused: bool = True                                      # CR 608.2d
     # the vocabulary's conventions: exact payment from the pool; a refusal changes nothing
     payment_accepted: Callable[..., bool] = casting.payment_fits
     pool_checked: bool = True
+    activation_cost_paid: bool = True                       # CR 602.2b (context)
     refusal_restores: bool = True
     # 609.4b
     any_type_wordings: tuple[str, ...] = casting.ANY_TYPE
@@ -62,6 +70,7 @@ class Rules:
     legal_source: Callable[..., bool] = prevention.legal_source
     choice_needs_characteristic: bool = True   # reading chosen-source-has-characteristic
     choose_at_creation: bool = True
+    choice_required: bool = True
     chosen_object: Callable[..., tuple[str, int]] = prevention.referred_object
     ability_source: Callable[..., Any] = resolution.last_known_source
     shield_follows_spell: bool = True
@@ -76,6 +85,7 @@ class Rules:
     # 609.7c
     static_prevent_zones: tuple[str, ...] = characteristics.EVERY_ZONE
     static_replace_zones: tuple[str, ...] = characteristics.EVERY_ZONE
+    replacement_protects: Callable[..., bool] = prevention.protects_controller_only  # CR 614
 
 
 REFERENCE = Rules()

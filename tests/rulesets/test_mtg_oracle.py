@@ -19,6 +19,10 @@ SENTENCES = [
     ({"become": {"filter": {"type": "land"}, "types": ["creature"], "power": 3,
                  "toughness": 3}},
      "Until end of turn, all lands become 3/3 creatures that are still lands."),
+    ({"become": {"filter": {"type": "land", "zone": ["graveyard", "battlefield"]},
+                 "types": ["creature"], "power": 2, "toughness": 2}},
+     "Until end of turn, each land card in graveyards and each land on the battlefield "
+     "becomes a 2/2 creature in addition to its other types."),
     ({"become": {"filter": {"card": "r1"}, "colors": ["green"]}},
      "Target permanent becomes green until end of turn."),
     ({"shield": {"to": "self", "choose": "r1", "from": {"color": "red"}}},

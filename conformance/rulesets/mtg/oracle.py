@@ -161,10 +161,17 @@ def _become(args: dict[str, Any]) -> str:
     if zone is None:                               # 609.2: permanents only
         return f"Until end of turn, all {plural} become {what} that are still {plural}."
     zones = [zone] if isinstance(zone, str) else list(zone)
-    where = " and ".join(ZONE_WORDS.get(z, z) for z in zones)
+    where = " and ".join(ZONE_WORDS.get(z, z) for z in zones if z != "battlefield")
     card_types = " ".join(parts + types)
-    return (f"Until end of turn, each {flt['type']} card in {where} becomes "
-            f"{_article(card_types)} {card_types} card in addition to its other types.")
+    if "battlefield" not in zones:
+        return (f"Until end of turn, each {flt['type']} card in {where} becomes "
+                f"{_article(card_types)} {card_types} card in addition to its other types.")
+    if not types:
+        raise NotRenderable("a become naming the battlefield and other zones without a type")
+    each = (f"each {flt['type']} card in {where} and " if where else "") + \
+        f"each {flt['type']} on the battlefield"
+    return (f"Until end of turn, {each} becomes {_article(card_types)} {card_types} in "
+            "addition to its other types.")
 
 
 def _cost_change(args: dict[str, Any]) -> str:
