@@ -103,7 +103,8 @@ MUTANTS = [
     _m("choice-at-damage-time", "CR-609.7a",
        "a 'source of your choice' is taken from the next damage instead of when the effect is made"),
     _m("spell-shield-not-on-permanent", "CR-609.7a",
-       "a shield on a chosen permanent spell does not apply to the permanent it becomes"),
+       "a resolving permanent spell becomes a new object, so a shield that chose the spell"
+       " does not apply to the permanent"),
     _m("permanent-shield-ignores-combat", "CR-609.7a",
        "a shield on a chosen permanent ignores its combat damage"),
     # 609.7b
@@ -365,6 +366,8 @@ class Game:
         if bug("as-though-conditions-not-combined") and from_other_graveyard:
             flash_ok = False
         if flash_ok:
+            if bug("as-though-flash-gives-flash"):
+                c.abilities.append({"keyword": "flash"})
             return
         if by != self.active or self.phase != "main" or self.stack:
             raise Rejected(f"{c.id} can be cast only at sorcery timing")
@@ -464,7 +467,8 @@ class Game:
             self.move(top, "exile" if c.flashback_cast else "graveyard")
             c.flashback_cast = False
         else:
-            self.move(top, "battlefield", new_object=False)
+            self.move(top, "battlefield",
+                      new_object=bug("spell-shield-not-on-permanent"))
             self.events.append({"type": "resolved", "card": top})
 
     def check_choice_asked(self, text: list[dict[str, Any]], choose: str | None) -> None:
@@ -686,14 +690,9 @@ class Game:
         chosen = s["source"]
         if isinstance(chosen, tuple) and not bug("shield-any-source"):
             if chosen != source:
-                cid, version = chosen
-                same_card = cid == source[0]
-                if not (same_card and bug("shield-follows-card")):
-                    if not (same_card and bug("spell-shield-not-on-permanent")):
-                        return False
-            elif bug("spell-shield-not-on-permanent") and s.get("chosen_zone") == "stack" \
-                    and self.cards[source[0]].zone == "battlefield":
-                return False
+                cid = chosen[0]
+                if not (cid == source[0] and bug("shield-follows-card")):
+                    return False
         if s.get("combat_bug"):
             return False
         if s["from"]:
