@@ -40,6 +40,8 @@ MUTANTS = [
     # page p2: effects overlap
     _m("cost-changes-do-not-add-up", "page/p2",
        "only the newest cost change applies to a spell"),
+    _m("later-become-replaces-added-types", "page/p2",
+       "a later 'become' effect drops the types an earlier one added"),
     _m("new-shield-replaces-old", "page/p2",
        "a new shield on a player replaces the shields already there"),
     # 609.2 and its examples
@@ -47,6 +49,10 @@ MUTANTS = [
        "'all lands become creatures' also animates land cards in graveyards"),
     _m("become-ignores-zone-list", "CR-609.2",
        "an effect naming graveyards still touches only permanents"),
+    _m("become-touches-stack-spells", "CR-609.2",
+       "an effect naming no zone also touches spells on the stack"),
+    _m("cost-change-taxes-abilities", "ex-609.2/2",
+       "a change to the cost of casting spells also changes activated abilities' costs"),
     _m("become-zone-list-first-only", "CR-609.2",
        "an effect naming several zones touches only the first zone it names"),
     _m("cost-change-taxes-hand-card", "ex-609.2/2",
@@ -83,6 +89,10 @@ MUTANTS = [
     # 609.5: ties
     _m("tie-does-more", "CR-609.5",
        "on a tie the controller does the 'more' instruction"),
+    _m("less-life-does-more", "CR-609.5",
+       "the player with less life does the 'more' instruction"),
+    _m("tie-done-by-opponent", "CR-609.5",
+       "on a tie the opponent does the 'tie' instruction"),
     _m("more-life-always-controller", "CR-609.5",
        "the 'more' instruction is always done by the controller"),
     # 609.7, 609.7a
@@ -90,6 +100,10 @@ MUTANTS = [
        "a shield for a chosen source prevents damage from any source"),
     _m("shield-any-recipient", "CR-609.7",
        "a player's shield also prevents damage to the other player"),
+    _m("creature-shield-covers-their-creatures", "CR-609.7",
+       "a shield on one creature prevents damage to every creature of its controller"),
+    _m("shield-not-used-up", "CR-609.7",
+       "a shield for 'the next damage' keeps preventing after it prevented once"),
     _m("shield-covers-creatures", "CR-609.7",
        "a shield naming a creature also protects that creature's controller"),
     _m("command-zone-face-down-choosable", "CR-609.7a",
@@ -100,6 +114,8 @@ MUTANTS = [
        "any card in a hand or graveyard is a legal choice of source"),
     _m("referenced-card-not-choosable", "CR-609.7a",
        "a card that left play is not a choice even while an ability on the stack refers to it"),
+    _m("shield-referenced-not-choosable", "CR-609.7a",
+       "an object referred to by a prevention effect waiting to apply is not a legal choice"),
     _m("shield-follows-card", "CR-609.7a",
        "a shield on a chosen permanent follows its card into the graveyard (a new object)"),
     _m("choice-at-damage-time", "CR-609.7a",
@@ -253,6 +269,8 @@ class Game:
         for eff in self.becomes:
             if (cid, c.version) not in eff["objects"]:
                 continue
+            if bug("later-become-replaces-added-types") and eff.get("types"):
+                types = list(c.types)
             types += [t for t in eff.get("types", []) if t not in types]
             if "colors" in eff:
                 colors = list(eff["colors"])
@@ -457,6 +475,12 @@ class Game:
                 raise Rejected(f"{by} cannot pay {cost}")
             pool[t] -= cost.get(t, 0)
         generic = cost.get("generic", 0)
+        if bug("cost-change-taxes-abilities"):
+            ch = {**self.chars(cid), "controller": by}
+            changes = [(ctrl, v) for ctrl, v, _ in self.statics_of("cost_change")]
+            changes += [(e["controller"], e) for e in self.cost_changes]
+            generic = max(0, generic + sum(v["amount"] for ctrl, v in changes
+                                           if self.matches(v.get("filter"), ch, ctrl)))
         for t in MANA_TYPES:
             take = min(pool[t], generic)
             pool[t] -= take
@@ -556,6 +580,8 @@ class Game:
         zones = filt.pop("zone", None)
         if zones is None or bug("become-ignores-zone-list"):
             zones = ["battlefield"]
+            if bug("become-touches-stack-spells"):
+                zones.append("stack")
         elif isinstance(zones, str):
             zones = [zones]
         if bug("become-zone-list-first-only"):
@@ -601,8 +627,12 @@ class Game:
     def do_compare_life(self, arg, controller, source, choose):
         mine = self.players[controller]["life"]
         theirs = self.players[other(controller)]["life"]
+        if bug("less-life-does-more"):
+            mine, theirs = theirs, mine
         if mine == theirs:
-            if bug("tie-does-more"):
+            if bug("tie-done-by-opponent"):
+                self.do_text(arg.get("tie", []), other(controller), source, choose)
+            elif bug("tie-does-more"):
                 self.do_text(arg["more"], controller, source, choose)
             else:
                 self.do_text(arg.get("tie", []), controller, source, choose)
@@ -629,7 +659,7 @@ class Game:
                 if aid in self.abilities:
                     out.append(self.abilities[aid]["source"])
         for s in self.shields:
-            if isinstance(s["source"], tuple):
+            if isinstance(s["source"], tuple) and not bug("shield-referenced-not-choosable"):
                 out.append(s["source"])
         return out
 
@@ -692,7 +722,9 @@ class Game:
                 s["source"] = source
             take = left if s["remaining"] == "all" else min(left, s["remaining"])
             prevented += take
-            if s["remaining"] == "all" or s["remaining"] == take:
+            if s["remaining"] == "all" and bug("shield-not-used-up"):
+                pass
+            elif s["remaining"] == "all" or s["remaining"] == take:
                 self.shields.remove(s)
             else:
                 s["remaining"] -= take
@@ -717,6 +749,8 @@ class Game:
             return r[1] == to or bug("shield-any-recipient")
         if r[1] == to and self.cards[to].version == r[2]:
             return True
+        if bug("creature-shield-covers-their-creatures") and to not in PLAYERS:
+            return self.cards[to].controller == self.cards[r[1]].controller
         return bool(bug("shield-covers-creatures") and to in PLAYERS
                     and self.cards[r[1]].controller == to)
 
