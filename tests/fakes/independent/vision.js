@@ -37,6 +37,7 @@ const MUTANTS = [
   M("modifier-outlives-its-source", ["IR-6.1.10"], "a continuous modifier stays when its card leaves the field"),
   M("battle-damage-not-battle", ["QA-363"], "records battle damage as effect damage"),
   M("instant-death-is-by-battle", ["QA-363"], "a deathblow by an effect set off in battle counts as by battle"),
+  M("only-active-player-checked", ["IR-9.2.2"], "checks 9.2.2 only for the active player's (p1's) characters"),
   M("damage-must-exceed-durability", ["IR-9.2.2.a"], "9.2.2.a needs more damage than the durability"),
   M("damage-not-accumulated", ["IR-9.2.2.a"], "9.2.2.a looks only at the damage dealt since the last check"),
   M("durability-zero-survives", ["IR-9.2.2.b"], "9.2.2.b needs a durability below 0"),
@@ -338,6 +339,7 @@ function check() {
   for (let round = 0; round < 50; round++) {
     const dying = [];
     for (const card of fieldCards()) {
+      if (bug("only-active-player-checked") && card.owner !== "p1") continue;
       const met = card.dying || card.type !== "character" ? null : condition(card);
       card.fresh = null;
       card.pendingC = null;
