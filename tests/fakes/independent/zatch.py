@@ -113,6 +113,66 @@ MUTANTS: list[dict[str, Any]] = [
      "description": "a 効果にかかわらず使える effect is refused under a 使えない"},
     {"name": "iz-use-most-waits", "rules": ["zatch/use-most.1"],
      "description": "an ordinary effect outside a battle resolves only at the end of the turn"},
+    {"name": "iz-negation-keeps-moved-cards", "rules": ["zatch/jammer.2"],
+     "description": "negating an effect leaves the cards its instructions discarded in the pile"},
+    {"name": "iz-negation-keeps-mp", "rules": ["zatch/jammer.2"],
+     "description": "negating an effect does not undo the MP its instructions added or took"},
+    {"name": "iz-negation-keeps-removal", "rules": ["zatch/jammer.2"],
+     "description": "negating a removal does not put the removed stay or standby back"},
+    {"name": "iz-negation-keeps-raise", "rules": ["zatch/jammer.2"],
+     "description": "negating a battle effect does not take back its power raise"},
+    {"name": "iz-negation-returns-hand-card", "rules": ["zatch/jammer.2"],
+     "description": "negating an effect used from the hand puts its card back in the hand"},
+    {"name": "iz-revive-flag-only", "rules": ["zatch/jammer.5"],
+     "description": "negating a jammer clears its target's negated flag but redoes nothing"},
+    {"name": "iz-jammer-window-survives-pass", "rules": ["zatch/jammer.1"],
+     "description": "a pass does not close a jammer's window"},
+    {"name": "iz-jammer-window-survives-turn", "rules": ["zatch/jammer.1"],
+     "description": "the end of the turn does not close a jammer's window"},
+    {"name": "iz-stay-negatable-later", "rules": ["zatch/stay.2"],
+     "description": "a jammer may negate a staying effect of the opponent at any time"},
+    {"name": "iz-standby-negatable-later", "rules": ["zatch/standby.2"],
+     "description": "a jammer may negate a standing-by effect of the opponent at any time"},
+    {"name": "iz-standby-fires-every-moment", "rules": ["zatch/standby.1"],
+     "description": "a standby effect fires at the first moment that comes, whatever its time"},
+    {"name": "iz-removal-ignores-what", "rules": ["zatch/stay.3"],
+     "description": "a removal removes the card's lasting effect whatever kind it names"},
+    {"name": "iz-removal-removes-all", "rules": ["zatch/stay.3"],
+     "description": "a removal of a stay removes every stay in force, not the named card's"},
+    {"name": "iz-plain-jammer-in-battle", "rules": ["zatch/battle.note"],
+     "description": "a plain jammer (no battle icon) answers a battle effect in a battle"},
+    {"name": "iz-battle-jammer-outside-battle", "rules": ["zatch/battle.3"],
+     "description": "a battle-icon jammer answers effects outside a battle"},
+    {"name": "iz-spell-waits", "rules": ["zatch/nonbattle.4"],
+     "description": "a non-battle spell resolves only at the end of the turn"},
+    {"name": "iz-spell-outside-battle-phase", "rules": ["zatch/nonbattle.2"],
+     "description": "a non-battle spell is usable in the main phase too"},
+    {"name": "iz-spell-jammer-negates-all", "rules": ["zatch/nonbattle.6"],
+     "description": "a jammer that negates non-battle spells negates any effect"},
+    {"name": "iz-defense-never-resolves", "rules": ["zatch/use-attack.1"],
+     "description": "a defender who wins the contest resolves nothing"},
+    {"name": "iz-contest-ignores-defense", "rules": ["zatch/use-attack.1"],
+     "description": "the contest counts the defense effects' power as 0"},
+    {"name": "iz-negated-power-counts", "rules": ["zatch/use-attack.4"],
+     "description": "a negated attack or defense still adds its power in the contest"},
+    {"name": "iz-negated-attack-resolves", "rules": ["zatch/negate.1"],
+     "description": "a negated attack still resolves if its side wins"},
+    {"name": "iz-negate-attack-hits-defense", "rules": ["zatch/use-attack.4"],
+     "description": "「攻撃を無効にする」 negates every spell of the opponent, whatever it names"},
+    {"name": "iz-on-field-fires-once", "rules": ["zatch/on-field.1"],
+     "description": "an on-field effect fires only the first time its moment comes"},
+    {"name": "iz-on-field-what-ignored", "rules": ["zatch/on-field.3"],
+     "description": "a 使えない naming on-field effects does not stop them"},
+    {"name": "iz-cannot-kind-binds-all", "rules": ["zatch/cannot.1"],
+     "description": "a 使えない naming one kind binds every effect"},
+    {"name": "iz-cannot-jammers-plain-only", "rules": ["zatch/cannot.1"],
+     "description": "a 使えない naming jammers spares battle-icon jammers"},
+    {"name": "iz-unnegatable-jammer-refused", "rules": ["zatch/unnegatable.1"],
+     "description": "a jammer aimed at a 無効にならない effect is refused"},
+    {"name": "iz-unnegatable-battle-negated", "rules": ["zatch/unnegatable.1"],
+     "description": "「攻撃を無効にする」 negates a 無効にならない attack"},
+    {"name": "iz-usable-anyway-effects-only", "rules": ["zatch/usable-anyway.1"],
+     "description": "使えないときにも使える overrides only a 使えない naming every effect"},
 ]
 for _m in MUTANTS:
     _m["ruleset"] = "zatch"
@@ -205,6 +265,19 @@ class Negation(Change):
         self.target.revive(g)
 
 
+def _kept(change: Change) -> bool:
+    """Whether the mutant asked for forgets to undo this change when negating."""
+    if isinstance(change, Counter):
+        return {"damage": "iz-negation-keeps-damage", "mp": "iz-negation-keeps-mp",
+                       "power": "iz-negation-keeps-raise"}[change.key] == MUT
+    if isinstance(change, Move):
+        return MUT == "iz-negation-keeps-moved-cards" and change.dest == "discard" \
+            and change.source != "hand"
+    if isinstance(change, Flag):
+        return MUT == "iz-negation-keeps-removal" and not change.on
+    return False
+
+
 class Use:
     """One use of a card's effect (or one firing): what it changed, whether it is negated."""
 
@@ -220,8 +293,7 @@ class Use:
 
     def negate(self, g: Game) -> None:
         for change in reversed(self.changes):
-            if MUT == "iz-negation-keeps-damage" and isinstance(change, Counter) \
-                    and change.key == "damage":
+            if _kept(change):
                 continue
             change.undo(g)
         self.negated = True
@@ -230,7 +302,7 @@ class Use:
     def revive(self, g: Game) -> None:
         if MUT == "iz-jammer-chain-no-revive":
             return
-        for change in self.changes:
+        for change in [] if MUT == "iz-revive-flag-only" else self.changes:
             change.apply(g)
         self.negated = False
         g.cards[self.card]["negated"] = False
@@ -265,6 +337,7 @@ class Game:
         self.last: tuple[str, list[Use]] | None = None
         self.history: list[tuple[str, list[Use]]] = []
         self.events: list[dict[str, Any]] = []
+        self.fired_once: set[str] = set()  # iz-on-field-fires-once
 
     # -- state -------------------------------------------------------------------------------
     def move(self, cid: str, dest: str) -> None:
@@ -303,17 +376,23 @@ class Game:
                         found.append(spec.get("what", "effects"))
         return found
 
-    def restricted(self, player: str, effect: dict[str, Any]) -> bool:
+    def restricted(self, player: str, effect: dict[str, Any]) -> list[str]:
+        """The WHATs of the 使えない in force that stop `player` using `effect`."""
         kind = effect.get("kind", "ordinary")
+        found = []
         for what in self.restrictions(player):
-            if what == "effects" or what == kind or (what == "jammers" and effect.get("jammer")):
-                return True
-        return False
+            jammers = what == "jammers" and effect.get("jammer") and (
+                kind == "ordinary" or MUT != "iz-cannot-jammers-plain-only")
+            if what in ("effects", kind) or jammers or (
+                    MUT == "iz-cannot-kind-binds-all" and what != "on_field"):
+                found.append(what)
+        return found
 
     def on_field_stopped(self, player: str) -> bool:
         if MUT == "iz-on-field-ignores-cannot":
             return False
-        return any(w in ("effects", "on_field") for w in self.restrictions(player))
+        names = ("effects",) if MUT == "iz-on-field-what-ignored" else ("effects", "on_field")
+        return any(w in names for w in self.restrictions(player))
 
     # -- instructions ------------------------------------------------------------------------
     def run(self, use: Use, instructions: list[dict[str, Any]]) -> None:
@@ -358,9 +437,10 @@ class Game:
             if target.user != opponent or target.negated:
                 continue
             kind = target.effect.get("kind")
-            if what in ("attack", "defense") and kind != what:
+            if what in ("attack", "defense") and kind != what \
+                    and MUT != "iz-negate-attack-hits-defense":
                 continue
-            if target.effect.get("unnegatable"):
+            if target.effect.get("unnegatable") and MUT != "iz-unnegatable-battle-negated":
                 self.emit("not_negated", card=target.card)
                 continue
             use.do(self, Negation(target))
@@ -370,12 +450,14 @@ class Game:
         if (MUT == "iz-stay-not-removable" and what == "stay") or \
                 (MUT == "iz-standby-not-removable" and what == "standby"):
             return
-        table = self.stays if what == "stay" else self.standbys
-        key = "staying" if what == "stay" else "standing_by"
-        for lasting in list(table):
-            if lasting.card == cid:
-                use.do(self, Flag(lasting, key, False))
-                self.emit("removed", card=cid, what=what)
+        kinds = ["stay", "standby"] if MUT == "iz-removal-ignores-what" else [what]
+        for kind in kinds:
+            table = self.stays if kind == "stay" else self.standbys
+            key = "staying" if kind == "stay" else "standing_by"
+            for lasting in list(table):
+                if lasting.card == cid or (MUT == "iz-removal-removes-all" and kind == "stay"):
+                    use.do(self, Flag(lasting, key, False))
+                    self.emit("removed", card=lasting.card, what=kind)
 
     # -- moments -----------------------------------------------------------------------------
     def moment(self, when: str) -> None:
@@ -388,7 +470,8 @@ class Game:
                 Flag(use, "staying", False).apply(self)
                 self.emit("expired", card=use.card)
         for use in list(self.standbys):
-            if use.effect["standby"]["when"] != when or MUT == "iz-standby-never-fires":
+            if (use.effect["standby"]["when"] != when
+                    and MUT != "iz-standby-fires-every-moment") or MUT == "iz-standby-never-fires":
                 continue
             if MUT != "iz-standby-fires-twice":
                 Flag(use, "standing_by", False).apply(self)
@@ -405,6 +488,10 @@ class Game:
                         continue
                     if MUT == "iz-on-field-off-in-battle" and self.step is not None:
                         continue
+                    if MUT == "iz-on-field-fires-once":
+                        if cid in self.fired_once:
+                            continue
+                        self.fired_once.add(cid)
                     self.fire(Use(cid, p, effect))
 
     def fire(self, lasting: Use) -> None:
@@ -438,8 +525,11 @@ class Game:
                     raise Skip(f"unknown action {key!r}")
         except Refused as exc:
             return {"accepted": False, "events": [], "reason": str(exc)}
-        self.last = (by, self.produced)
-        self.history.append(self.last)
+        keep = (MUT == "iz-jammer-window-survives-pass" and "pass" in action) or \
+            (MUT == "iz-jammer-window-survives-turn" and "end_turn" in action and not self.produced)
+        if not keep:
+            self.last = (by, self.produced)
+        self.history.append((by, self.produced))
         return {"accepted": True, "events": self.events}
 
     def battle_in(self, by: str) -> None:
@@ -464,7 +554,10 @@ class Game:
             self.contest()
         elif self.step == "resolution":
             for use in list(self.battle_uses):
-                if use.user == self.winner and not use.negated:
+                if MUT == "iz-defense-never-resolves" and use.user != self.attacker:
+                    continue
+                if use.user == self.winner and (not use.negated
+                                                or MUT == "iz-negated-attack-resolves"):
                     self.run(use, use.effect.get("do") or [])
                     self.emit("resolved", card=use.card)
 
@@ -474,7 +567,9 @@ class Game:
         totals = {}
         for p in (self.attacker, defender):
             power = sum(u.effect.get("power", 0) for u in self.battle_uses
-                        if u.user == p and not u.negated)
+                        if u.user == p and (not u.negated or MUT == "iz-negated-power-counts"))
+            if MUT == "iz-contest-ignores-defense" and p == defender:
+                power = 0
             if MUT != "iz-raise-ignored":
                 power += self.raises[p]
             totals[p] = power
@@ -510,8 +605,11 @@ class Game:
         kind = effect.get("kind", "ordinary")
         if kind == "on_field":
             raise Refused("an on-field effect is never used, it fires")
-        if self.restricted(by, effect):
+        binding = self.restricted(by, effect)
+        if binding:
             anyway = effect.get("usable_anyway")
+            if MUT == "iz-usable-anyway-effects-only" and set(binding) != {"effects"}:
+                anyway = None
             if anyway == "regardless" and MUT == "iz-regardless-refused":
                 anyway = None
             if anyway == "cannot_use" and MUT == "iz-usable-anyway-refused":
@@ -531,7 +629,8 @@ class Game:
         if card["zone"] != "discard" and (card["zone"] == "hand" or cost.get("discard_self")):
             source = card["zone"]
             self.move(cid, "discard")
-            if MUT == "iz-negation-returns-discarded-self" and cost.get("discard_self"):
+            if (MUT == "iz-negation-returns-discarded-self" and cost.get("discard_self")) or \
+                    (MUT == "iz-negation-returns-hand-card" and source == "hand"):
                 use.changes.append(Move(cid, source, "discard"))
         if MUT == "iz-negation-refunds-mp" and cost.get("mp"):
             use.changes.append(Counter(by, "mp", -cost["mp"]))
@@ -560,7 +659,8 @@ class Game:
         if kind == "battle" and MUT == "iz-battle-effect-waits":
             self.battle_uses.append(use)
             return
-        if kind == "ordinary" and MUT == "iz-use-most-waits" and self.step is None:
+        if (kind == "ordinary" and MUT == "iz-use-most-waits" and self.step is None) or \
+                (kind == "non_battle_spell" and MUT == "iz-spell-waits"):
             self.standbys.append(use)
             effect.setdefault("standby", {"when": "end_of_turn"})
             return
@@ -588,13 +688,17 @@ class Game:
     def check_timing(self, by: str, kind: str, effect: dict[str, Any]) -> None:
         in_battle = self.step is not None
         if kind == "ordinary":
-            if in_battle and not (MUT == "iz-ordinary-in-battle" and self.step == "effects"):
+            lax = MUT == "iz-ordinary-in-battle" or (MUT == "iz-plain-jammer-in-battle"
+                                                      and effect.get("jammer"))
+            if in_battle and not (lax and self.step == "effects"):
                 raise Refused("effects without the battle icon are not used during a battle")
         elif kind == "battle":
-            if MUT == "iz-attack-jammable" and in_battle and effect.get("jammer"):
-                pass
-            elif self.step != "effects" and not (MUT == "iz-battle-effect-outside-battle"
-                                                 and not in_battle):
+            # a jammer out of its step: anywhere in a battle, or outside one
+            loose_jammer = effect.get("jammer") and (
+                (MUT == "iz-attack-jammable" and in_battle)
+                or (MUT == "iz-battle-jammer-outside-battle" and not in_battle))
+            loose = loose_jammer or (MUT == "iz-battle-effect-outside-battle" and not in_battle)
+            if self.step != "effects" and not loose:
                 raise Refused("battle effects are used in a battle's use-of-effects step")
             if MUT == "iz-battle-jammer-refused" and effect.get("jammer"):
                 raise Refused("battle jammer")
@@ -605,7 +709,8 @@ class Game:
             side_ok = own if effect["side"] == "attack" else not own
             if MUT == "iz-spell-side-ignored":
                 side_ok = True
-            if self.phase != "battle" or not side_ok:
+            phase_ok = self.phase == "battle" or MUT == "iz-spell-outside-battle-phase"
+            if not phase_ok or not side_ok:
                 raise Refused("攻 spells in your own battle phase, 防 in the opponent's")
         elif kind in ("attack", "defense"):
             if self.step != "attack_defense" and MUT != "iz-attack-resolves-at-once":
@@ -628,6 +733,9 @@ class Game:
                 if who != by and produced:
                     candidates = list(produced)
                     break
+        lasting = self.stays if MUT == "iz-stay-negatable-later" else \
+            self.standbys if MUT == "iz-standby-negatable-later" else []
+        candidates = [u for u in lasting if u.user != by and u not in candidates] + candidates
         if "target" in action:
             candidates = [u for u in candidates if u.card == action["target"]]
         if not candidates:
@@ -661,6 +769,10 @@ class Game:
         is_spell = kind == "non_battle_spell"
         if MUT == "iz-plain-jammer-negates-spells" and not spells_only:
             return True
+        if MUT == "iz-spell-jammer-negates-all" and spells_only:
+            return True
+        if MUT == "iz-unnegatable-jammer-refused" and target.effect.get("unnegatable"):
+            return False
         return is_spell == spells_only
 
 
