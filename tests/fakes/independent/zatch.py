@@ -161,7 +161,7 @@ MUTANTS: list[dict[str, Any]] = [
      "description": "「攻撃を無効にする」 negates every spell of the opponent, whatever it names"},
     {"name": "iz-on-field-fires-once", "rules": ["zatch/on-field.1"],
      "description": "an on-field effect fires only the first time its moment comes"},
-    {"name": "iz-on-field-what-ignored", "rules": ["zatch/on-field.3"],
+    {"name": "iz-on-field-what-ignored", "rules": ["zatch/cannot.3"],
      "description": "a 使えない naming on-field effects does not stop them"},
     {"name": "iz-cannot-kind-binds-all", "rules": ["zatch/cannot.1"],
      "description": "a 使えない naming one kind binds every effect"},
@@ -173,6 +173,30 @@ MUTANTS: list[dict[str, Any]] = [
      "description": "「攻撃を無効にする」 negates a 無効にならない attack"},
     {"name": "iz-usable-anyway-effects-only", "rules": ["zatch/usable-anyway.1"],
      "description": "使えないときにも使える overrides only a 使えない naming every effect"},
+    {"name": "iz-battle-effect-unjammable", "rules": ["zatch/battle.5"],
+     "description": "no jammer negates a battle effect"},
+    {"name": "iz-hand-card-unjammable", "rules": ["zatch/use-most.2"],
+     "description": "a jammer negates only effects of field cards, not event cards from the hand"},
+    {"name": "iz-on-field-jammer-spent", "rules": ["zatch/on-field.2"],
+     "description": "a jammer at a fired on-field effect is accepted and paid, negates nothing"},
+    # Caught only by a reading: that a 使えない binds exactly as long as its stay is
+    # zatch/reading/lasting-in-force (docs/rulesets/zatch.md, "Mutants only a reading...").
+    {"name": "iz-restriction-outlives-stay", "rules": ["zatch/stay.1"],
+     "description": "a 使えない still binds after its stay's time is over"},
+    {"name": "iz-restriction-outlives-removal", "rules": ["zatch/stay.3"],
+     "description": "a 使えない still binds after its stay was removed"},
+    {"name": "iz-jammed-stay-still-binds", "rules": ["zatch/stay.2"],
+     "description": "a stay jammed right after its use stays in force (its 使えない binds)"},
+    {"name": "iz-jammed-standby-still-fires", "rules": ["zatch/standby.2"],
+     "description": "a standby jammed right after its use still fires at its moment"},
+    {"name": "iz-raise-to-attacker", "rules": ["zatch/use-attack.2"],
+     "description": "a power raise always goes to the attacking side"},
+    {"name": "iz-standby-fires-for-turn-player", "rules": ["zatch/standby.1"],
+     "description": "a fired standby effect acts for the turn player, not its user"},
+    {"name": "iz-on-field-fires-for-turn-player", "rules": ["zatch/on-field.1"],
+     "description": "a fired on-field effect acts for the turn player, not the card's owner"},
+    {"name": "iz-on-field-from-discard", "rules": ["zatch/on-field.1"],
+     "description": "an on-field effect fires from its owner's discard pile too"},
 ]
 for _m in MUTANTS:
     _m["ruleset"] = "zatch"
@@ -286,6 +310,7 @@ class Use:
         self.changes: list[Change] = []
         self.negated = False
         self.fired = False
+        self.from_hand = False
 
     def do(self, g: Game, change: Change) -> None:
         change.apply(g)
@@ -294,6 +319,11 @@ class Use:
     def negate(self, g: Game) -> None:
         for change in reversed(self.changes):
             if _kept(change):
+                continue
+            if isinstance(change, Flag) and change.on and {
+                    "staying": "iz-jammed-stay-still-binds",
+                    "standing_by": "iz-jammed-standby-still-fires"}[change.key] == MUT:
+                g.cards[self.card][change.key] = False  # the flag only: still in force
                 continue
             change.undo(g)
         self.negated = True
@@ -338,6 +368,8 @@ class Game:
         self.history: list[tuple[str, list[Use]]] = []
         self.events: list[dict[str, Any]] = []
         self.fired_once: set[str] = set()  # iz-on-field-fires-once
+        self.expired: list[Use] = []  # iz-restriction-outlives-stay
+        self.removed: list[Use] = []  # iz-restriction-outlives-removal
 
     # -- state -------------------------------------------------------------------------------
     def move(self, cid: str, dest: str) -> None:
@@ -364,7 +396,9 @@ class Game:
     def restrictions(self, player: str) -> list[str]:
         """The WHATs of every 使えない in force that binds `player`."""
         found = []
-        for use in self.stays:
+        lost = {"iz-restriction-outlives-stay": self.expired,
+                "iz-restriction-outlives-removal": self.removed}.get(MUT or "", [])
+        for use in self.stays + lost:
             for ins in use.effect.get("do") or []:
                 if "cannot_use" in ins:
                     spec = ins["cannot_use"] or {}
@@ -416,8 +450,10 @@ class Game:
                     self.emit("discarded", card=cid)
             elif key == "power":
                 if self.step is not None:
-                    use.do(self, Counter(use.user, "power", arg["amount"]))
-                    self.emit("power", player=use.user, amount=arg["amount"])
+                    side = self.attacker if MUT == "iz-raise-to-attacker" else use.user
+                    assert side is not None
+                    use.do(self, Counter(side, "power", arg["amount"]))
+                    self.emit("power", player=side, amount=arg["amount"])
             elif key == "negate_in_battle":
                 if self.step is not None and MUT != "iz-negate-attack-ignored":
                     self.negate_in_battle(use, arg)
@@ -457,6 +493,7 @@ class Game:
             for lasting in list(table):
                 if lasting.card == cid or (MUT == "iz-removal-removes-all" and kind == "stay"):
                     use.do(self, Flag(lasting, key, False))
+                    self.removed.append(lasting)
                     self.emit("removed", card=lasting.card, what=kind)
 
     # -- moments -----------------------------------------------------------------------------
@@ -468,6 +505,7 @@ class Game:
                 ends = True
             if ends:
                 Flag(use, "staying", False).apply(self)
+                self.expired.append(use)
                 self.emit("expired", card=use.card)
         for use in list(self.standbys):
             if (use.effect["standby"]["when"] != when
@@ -478,7 +516,8 @@ class Game:
             self.fire(use)
         for p in PLAYERS:
             stopped = self.on_field_stopped(p)
-            zones = ["field", "hand"] if MUT == "iz-on-field-from-hand" else ["field"]
+            extra = {"iz-on-field-from-hand": "hand", "iz-on-field-from-discard": "discard"}
+            zones = ["field", extra[MUT]] if MUT in extra else ["field"]
             for zone in zones:
                 for cid in list(self.players[p][zone]):
                     effect = self.cards[cid]["effect"] or {}
@@ -495,7 +534,10 @@ class Game:
                     self.fire(Use(cid, p, effect))
 
     def fire(self, lasting: Use) -> None:
-        firing = Use(lasting.card, lasting.user, lasting.effect)
+        kind = "on_field" if lasting.effect.get("kind") == "on_field" else "standby"
+        user = self.turn if f"iz-{kind.replace('_', '-')}-fires-for-turn-player" == MUT \
+            else lasting.user
+        firing = Use(lasting.card, user, lasting.effect)
         firing.fired = True
         self.emit("fired", card=lasting.card)
         if MUT != "iz-standby-fires-at-use" or "standby" not in lasting.effect:
@@ -625,6 +667,7 @@ class Game:
             raise Refused(f"{by} has not the MP to pay for {cid}")
         # pay: MP, then the card (from the hand, or discard_self) to the discard pile
         use = Use(cid, by, effect)
+        use.from_hand = card["zone"] == "hand"
         self.players[by]["mp"] -= cost.get("mp", 0)
         if card["zone"] != "discard" and (card["zone"] == "hand" or cost.get("discard_self")):
             source = card["zone"]
@@ -639,6 +682,8 @@ class Game:
         self.emit("used", card=cid, by=by)
         self.produced.append(use)
         if target is not None:
+            if target.fired and MUT == "iz-on-field-jammer-spent":
+                return
             if target.effect.get("unnegatable") and MUT != "iz-unnegatable-negated":
                 self.emit("not_negated", card=target.card)
             else:
@@ -753,7 +798,7 @@ class Game:
             return False
         if target.fired:
             if kind == "on_field":
-                return MUT == "iz-on-field-jammable"
+                return MUT in ("iz-on-field-jammable", "iz-on-field-jammer-spent")
             return MUT == "iz-fired-standby-jammable"
         if kind in ("attack", "defense"):
             return MUT == "iz-attack-jammable"
@@ -772,6 +817,9 @@ class Game:
         if MUT == "iz-spell-jammer-negates-all" and spells_only:
             return True
         if MUT == "iz-unnegatable-jammer-refused" and target.effect.get("unnegatable"):
+            return False
+        if (MUT == "iz-battle-effect-unjammable" and kind == "battle") or \
+                (MUT == "iz-hand-card-unjammable" and target.from_hand):
             return False
         return is_spell == spells_only
 
