@@ -197,6 +197,24 @@ MUTANTS: list[dict[str, Any]] = [
      "description": "a fired on-field effect acts for the turn player, not the card's owner"},
     {"name": "iz-on-field-from-discard", "rules": ["zatch/on-field.1"],
      "description": "an on-field effect fires from its owner's discard pile too"},
+    {"name": "iz-battle-effect-as-ordinary", "rules": ["zatch/battle.1"],
+     "description": "the バトル icon is ignored: a battle effect is used like an ordinary one"},
+    {"name": "iz-defender-no-battle-effects", "rules": ["zatch/battle.2"],
+     "description": "only the attacker uses battle effects in the use-of-effects step"},
+    {"name": "iz-spell-as-battle-effect", "rules": ["zatch/nonbattle.1"],
+     "description": "the 非バトル icon read as the バトル icon: spells only in the effects step"},
+    {"name": "iz-battle-effect-resolves-at-contest", "rules": ["zatch/use-most.3"],
+     "description": "battle effects used in the effects step resolve only as the contest starts"},
+    {"name": "iz-mp-reduction-negates", "rules": ["zatch/interrupt.ex1"],
+     "description": "taking the opponent's MP below their last effect's cost negates it"},
+    {"name": "iz-cannot-player-ignored", "rules": ["zatch/cannot.1"],
+     "description": "a 使えない always binds the opponent, whoever it names"},
+    {"name": "iz-battle-stay-outlasts-battle", "rules": ["zatch/stay.1"],
+     "description": "a stay until the end of the battle lasts until the end of the turn"},
+    {"name": "iz-battle-standby-waits-for-turn-end", "rules": ["zatch/standby.1"],
+     "description": "a standby for the end of the battle fires at the end of the turn"},
+    {"name": "iz-jammed-negation-sticks", "rules": ["zatch/jammer.2"],
+     "description": "jamming a 「…を無効にする」 effect leaves what it negated negated"},
 ]
 for _m in MUTANTS:
     _m["ruleset"] = "zatch"
@@ -299,7 +317,7 @@ def _kept(change: Change) -> bool:
             and change.source != "hand"
     if isinstance(change, Flag):
         return MUT == "iz-negation-keeps-removal" and not change.on
-    return False
+    return isinstance(change, Negation) and MUT == "iz-jammed-negation-sticks"
 
 
 class Use:
@@ -368,6 +386,7 @@ class Game:
         self.history: list[tuple[str, list[Use]]] = []
         self.events: list[dict[str, Any]] = []
         self.fired_once: set[str] = set()  # iz-on-field-fires-once
+        self.pending: list[Use] = []  # iz-battle-effect-resolves-at-contest
         self.expired: list[Use] = []  # iz-restriction-outlives-stay
         self.removed: list[Use] = []  # iz-restriction-outlives-removal
 
@@ -403,6 +422,8 @@ class Game:
                 if "cannot_use" in ins:
                     spec = ins["cannot_use"] or {}
                     who = spec.get("player", "opponent")
+                    if MUT == "iz-cannot-player-ignored":
+                        who = "opponent"
                     if MUT == "iz-cannot-binds-user" and "player" not in spec:
                         who = "self"
                     bound = use.user if who == "self" else other(use.user)
@@ -500,6 +521,8 @@ class Game:
     def moment(self, when: str) -> None:
         for use in list(self.stays):
             until = use.effect["stay"]["until"]
+            if MUT == "iz-battle-stay-outlasts-battle" and until == "end_of_battle":
+                until = "end_of_turn"
             ends = until == when
             if MUT == "iz-stay-ends-at-once" and when == "end_of_battle":
                 ends = True
@@ -508,7 +531,10 @@ class Game:
                 self.expired.append(use)
                 self.emit("expired", card=use.card)
         for use in list(self.standbys):
-            if (use.effect["standby"]["when"] != when
+            at = use.effect["standby"]["when"]
+            if MUT == "iz-battle-standby-waits-for-turn-end" and at == "end_of_battle":
+                at = "end_of_turn"
+            if (at != when
                     and MUT != "iz-standby-fires-every-moment") or MUT == "iz-standby-never-fires":
                 continue
             if MUT != "iz-standby-fires-twice":
@@ -593,6 +619,10 @@ class Game:
         self.step = STEPS[STEPS.index(self.step) + 1]
         self.emit("step", step=self.step)
         if self.step == "contest":
+            for use in self.pending:  # iz-battle-effect-resolves-at-contest
+                if not use.negated:
+                    self.resolve(use)
+            self.pending = []
             self.contest()
         elif self.step == "resolution":
             for use in list(self.battle_uses):
@@ -709,7 +739,25 @@ class Game:
             self.standbys.append(use)
             effect.setdefault("standby", {"when": "end_of_turn"})
             return
+        if kind == "battle" and MUT == "iz-battle-effect-resolves-at-contest":
+            self.pending.append(use)
+            return
         self.resolve(use)
+        if MUT == "iz-mp-reduction-negates":
+            self.negate_by_mp(use)
+
+    def negate_by_mp(self, use: Use) -> None:
+        """iz-mp-reduction-negates: the abolished interrupt, kept by mistake."""
+        takes = any("mp" in ins and ins["mp"]["amount"] < 0
+                    and ins["mp"].get("player", "self") == "opponent"
+                    for ins in use.effect.get("do") or [])
+        if not takes or self.last is None or self.last[0] == use.user:
+            return
+        for earlier in self.last[1]:
+            cost = (earlier.effect.get("cost") or {}).get("mp", 0)
+            if not earlier.negated and self.players[earlier.user]["mp"] < cost:
+                use.do(self, Negation(earlier))
+                self.emit("negated", card=earlier.card, by=use.card)
 
     def resolve(self, use: Use) -> None:
         effect = use.effect
@@ -732,6 +780,12 @@ class Game:
 
     def check_timing(self, by: str, kind: str, effect: dict[str, Any]) -> None:
         in_battle = self.step is not None
+        if MUT == "iz-battle-effect-as-ordinary" and kind == "battle":
+            kind = "ordinary"
+        if MUT == "iz-spell-as-battle-effect" and kind == "non_battle_spell":
+            kind = "battle"
+        if MUT == "iz-defender-no-battle-effects" and kind == "battle" and by != self.attacker:
+            raise Refused("the defender uses no battle effect")
         if kind == "ordinary":
             lax = MUT == "iz-ordinary-in-battle" or (MUT == "iz-plain-jammer-in-battle"
                                                       and effect.get("jammer"))
