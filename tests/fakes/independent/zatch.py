@@ -253,16 +253,22 @@ class Counter(Change):
     def __init__(self, player: str, key: str, amount: int) -> None:
         self.player, self.key, self.amount = player, key, amount
 
+    def _add(self, g: Game, amount: int) -> None:
+        if self.key == "power":
+            g.raises[self.player] += amount
+        else:
+            g.players[self.player][self.key] += amount
+
     def apply(self, g: Game) -> None:
-        table = g.raises if self.key == "power" else g.players[self.player]
-        table[self.player if self.key == "power" else self.key] += self.amount
+        self._add(g, self.amount)
 
     def undo(self, g: Game) -> None:
-        table = g.raises if self.key == "power" else g.players[self.player]
-        table[self.player if self.key == "power" else self.key] -= self.amount
+        self._add(g, -self.amount)
 
 
 class Move(Change):
+    """A card from one pile of its owner's to another."""
+
     def __init__(self, card: str, source: str, dest: str) -> None:
         self.card, self.source, self.dest = card, source, dest
 
@@ -310,8 +316,9 @@ class Negation(Change):
 def _kept(change: Change) -> bool:
     """Whether the mutant asked for forgets to undo this change when negating."""
     if isinstance(change, Counter):
-        return {"damage": "iz-negation-keeps-damage", "mp": "iz-negation-keeps-mp",
-                       "power": "iz-negation-keeps-raise"}[change.key] == MUT
+        forgets = {"damage": "iz-negation-keeps-damage", "mp": "iz-negation-keeps-mp",
+                   "power": "iz-negation-keeps-raise"}
+        return forgets[change.key] == MUT
     if isinstance(change, Move):
         return MUT == "iz-negation-keeps-moved-cards" and change.dest == "discard" \
             and change.source != "hand"
@@ -357,6 +364,8 @@ class Use:
 
 
 class Game:
+    """One game: the board, the battle going on, lasting effects and the action history."""
+
     def __init__(self, setup: dict[str, Any]) -> None:
         self.turn: str = setup.get("turn", "p1")
         self.phase: str = setup.get("phase", "main")
