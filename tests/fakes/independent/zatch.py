@@ -215,6 +215,14 @@ MUTANTS: list[dict[str, Any]] = [
      "description": "a standby for the end of the battle fires at the end of the turn"},
     {"name": "iz-jammed-negation-sticks", "rules": ["zatch/jammer.2"],
      "description": "jamming a 「…を無効にする」 effect leaves what it negated negated"},
+    {"name": "iz-just-discarded-usable", "rules": ["zatch/interrupt.ex2"],
+     "description": "a card the opponent's last action discarded is still usable right after"},
+    {"name": "iz-cannot-ends-stays", "rules": ["zatch/cannot.2"],
+     "description": "a 使えない ends the bound player's stays of the kind it names"},
+    {"name": "iz-on-field-owner-turn-only", "rules": ["zatch/on-field.1"],
+     "description": "an on-field effect fires only in its owner's turn"},
+    {"name": "iz-refused-action-closes-window", "rules": ["zatch/jammer.1"],
+     "description": "a refused action closes the jammer window as if it had been taken"},
 ]
 for _m in MUTANTS:
     _m["ruleset"] = "zatch"
@@ -558,7 +566,7 @@ class Game:
                     effect = self.cards[cid]["effect"] or {}
                     if effect.get("kind") != "on_field" or effect.get("when") != when:
                         continue
-                    if stopped:
+                    if stopped or (MUT == "iz-on-field-owner-turn-only" and p != self.turn):
                         continue
                     if MUT == "iz-on-field-off-in-battle" and self.step is not None:
                         continue
@@ -601,6 +609,8 @@ class Game:
                 else:
                     raise Skip(f"unknown action {key!r}")
         except Refused as exc:
+            if MUT == "iz-refused-action-closes-window":
+                self.last = None
             return {"accepted": False, "events": [], "reason": str(exc)}
         keep = (MUT == "iz-jammer-window-survives-pass" and "pass" in action) or \
             (MUT == "iz-jammer-window-survives-turn" and "end_turn" in action and not self.produced)
@@ -676,8 +686,12 @@ class Game:
             raise Refused(f"no card {cid!r}")
         if card["owner"] != by:
             raise Refused(f"{cid} is not {by}'s card")
-        zones = ("hand", "field", "discard") if MUT == "iz-discarded-card-usable" \
-            else ("hand", "field")
+        zones: tuple[str, ...] = ("hand", "field", "discard") \
+            if MUT == "iz-discarded-card-usable" else ("hand", "field")
+        if MUT == "iz-just-discarded-usable" and self.last and any(
+                isinstance(c, Move) and c.card == cid and c.dest == "discard"
+                for u in self.last[1] for c in u.changes):
+            zones = ("discard",)
         if card["zone"] not in zones:
             raise Refused(f"{cid} is in the {card['zone']} pile")
         effect = card["effect"]
@@ -778,6 +792,10 @@ class Game:
                 for waiting in list(self.standbys):
                     if self.restricted(waiting.user, waiting.effect):
                         use.do(self, Flag(waiting, "standing_by", False))
+            if MUT == "iz-cannot-ends-stays":
+                for staying in list(self.stays):
+                    if staying is not use and self.restricted(staying.user, staying.effect):
+                        use.do(self, Flag(staying, "staying", False))
         elif "standby" in effect:
             use.do(self, Flag(use, "standing_by", True))
             self.emit("standing_by", card=use.card)
