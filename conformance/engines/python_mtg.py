@@ -371,7 +371,10 @@ class PythonMtgEngine:
         cid, by = held["card"], held["by"]
         tid = self.tid[cid]
         self._set_pool(self.state, by, held["pay"])
-        _quiet(driver._cast_spell, self.state, SEAT[by], tid, sorted(SEAT.values()))
+        # the other player passes (`resolve: top` is both players passing): python-mtg opens
+        # a response window, in which it casts a castable instant greedily, for each player
+        # of `players` but the caster, so the caster is the only one named
+        _quiet(driver._cast_spell, self.state, SEAT[by], tid, [SEAT[by]])
         left = self._pool(by)
         rest = {t: held["pool"].get(t, 0) - held["pay"].get(t, 0) + left.get(t, 0)
                 for t in MANA}

@@ -86,6 +86,21 @@ def test_a_cast_is_held_on_the_stack_until_it_resolves():
     assert seen["players"]["p1"]["mana"]["B"] == 1
 
 
+def test_the_other_player_passes_as_a_spell_resolves():
+    """python-mtg's greedy response window would cast p2's free instant; the vocabulary's
+    `resolve: top` is both players passing."""
+    creature = {"id": "c1", "types": ["creature"], "mana_cost": {"B": 1}, "power": 2,
+                "toughness": 2}
+    e = engine({"p1": {"mana": {"B": 1}, "hand": [creature]},
+                "p2": {"hand": [{"id": "i2", "types": ["instant"]}]}})
+    assert e.act({"cast": "c1", "by": "p1", "pay": {"B": 1}})["accepted"]
+    assert e.act({"resolve": "top"})["accepted"]
+    seen = e.observe()["cards"]
+    assert seen["c1"]["zone"] == "battlefield"
+    assert (seen["c1"]["power"], seen["c1"]["controller"]) == (2, "p1")
+    assert seen["i2"]["zone"] == "hand"
+
+
 @pytest.mark.parametrize(("pay", "accepted"), [
     ({"B": 2}, True),       # exactly the cost
     ({"B": 3}, False),      # more than the cost: python-mtg leaves {B} unspent
