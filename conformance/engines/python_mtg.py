@@ -215,6 +215,11 @@ class PythonMtgEngine:
         raise Unsupported(f"action {sorted(action)} is not mapped", kind="not-mapped")
 
     def observe(self) -> dict[str, Any]:
+        """The board read off the state and python-mtg's derivation.  Two keys are constant,
+        each because python-mtg has nothing for it here: ``damage`` (python-mtg keeps no
+        damage marked outside combat, ``driver._apply_damage``, and a setup with damage is
+        refused in `start`) and ``shields`` (python-mtg loads no prevention shield: a card
+        with one reports it dropped, and its items are skipped in `start`)."""
         st = self.state
         out = _quiet(driver.run, st, DERIVED)
         controls = {c: p for (p, c) in out["controls"]}
