@@ -139,6 +139,18 @@ def test_each_version_is_the_vocabulary_of_its_commit(ruleset: str, version: int
 
 
 # -- for engine authors --------------------------------------------------------------
+def test_the_public_module_is_what_docs_protocol_lists() -> None:
+    """`conformance.vocabulary`'s `__all__` is engine authors' API: every name exists and
+    docs/protocol.md names it; the runner's gate (skips, drift hints) is not part of it."""
+    text = (ROOT / "docs" / "protocol.md").read_text("utf-8")
+    section = text[text.index("A feature is named by where it sits"):text.index("### start")]
+    for name in vocabulary.__all__:
+        assert hasattr(vocabulary, name), name
+        assert f"`{name}`" in section, f"docs/protocol.md does not name vocabulary.{name}"
+    public = {n for n in dir(vocabulary) if not n.startswith("_")}
+    assert not public & {"gate", "Within", "needs", "speaks", "drift_hint", "describe"}
+
+
 def test_check_rejects_what_the_version_lacks() -> None:
     setup = board(character("t1", "1/1", immune=["deathblow_state"]))["setup"]
     with pytest.raises(Unsupported, match=r"card\.immune=deathblow_state is vision vocabulary 2"):
