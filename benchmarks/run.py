@@ -263,7 +263,7 @@ def main_row(pairs: int, baseline: str | None) -> tuple[str, str, str, str]:
 #: ``{off}`` the vocabulary derivation is replaced by constants, as if it did not exist.
 CERTIFY = """
 import sys
-from conformance import vocabulary as v
+from conformance import _vocabulary_gate as v
 if {off}:
     v.describe = lambda item: ([], v.Needs(1, ""))
     v.Within.fits = lambda self, scenario: True

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._catalogue import Case, Catalogue, catalogue_folders
 from conformance._discovery import ruleset_names
 from conformance._engine import Connection, EngineFault, stray_mutant_problem
@@ -247,7 +247,7 @@ def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
         "deselected": deselected,
         "problems": problems,
         "mutation": mutation,
-        "vocabulary": vocabulary.report_section(engine_info, claimed, as_json),
+        "vocabulary": _vocabulary_gate.report_section(engine_info, claimed, as_json),
     }
     return _judge(report, claimed, exitfirst=config.exitfirst)
 
@@ -355,7 +355,7 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     }
     synthetic = merged.get("vocabulary", {}).get("synthetic")
     if synthetic is not None:   # older reports lack it
-        items = vocabulary.harness_items(results)
+        items = _vocabulary_gate.harness_items(results)
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
@@ -432,7 +432,7 @@ def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],
     }
     synthetic = merged.get("vocabulary", {}).get("synthetic")
     if synthetic is not None:
-        items = vocabulary.harness_items(results)
+        items = _vocabulary_gate.harness_items(results)
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     coverage = rerun["verdict"].get("coverage")
     return _judge(merged, None if coverage is None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._progress import slowest_lines, status_label
 from conformance._shown import shown, shown_lines
 from conformance._verdict import skip_kinds, skip_reasons, uncounted
@@ -88,7 +88,7 @@ def print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
           f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
           f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
-    drift = vocabulary.drift_line(report["results"], report["engine"])
+    drift = _vocabulary_gate.drift_line(report["results"], report["engine"])
     if drift:
         print(shown(drift, 1000))
     print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): "
@@ -115,7 +115,7 @@ def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None
         others = shown(", ".join(r["id"] for r in same[1:6]), 1000)
         print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
         _print_stderr(first["stderr"], "engine stderr (last lines, first item)")
-        hint = vocabulary.drift_hint(first, engine)
+        hint = _vocabulary_gate.drift_hint(first, engine)
         if hint:
             print(f"  {hint}")
         print(f"  rerun the first: {shown(first['rerun'], 1000)}")
@@ -141,7 +141,7 @@ def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> N
         print("  counterexample (YAML case):")
         for line in r["counterexample"].splitlines()[:80]:
             print(f"    {shown(line, 500)}")
-    hint = vocabulary.drift_hint(r, engine)   # failing on words newer than the engine?
+    hint = _vocabulary_gate.drift_hint(r, engine)   # failing on words newer than the engine?
     if hint:
         print(f"  {hint}")
     print(f"  rerun: {shown(r['rerun'], 1000)}")

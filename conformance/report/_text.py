@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._verdict import GROUPS, counts, group, item_counts, rule_counts, skip_reasons
 
 #: One table cell or one-line field.
@@ -443,6 +443,6 @@ def facts(report: dict[str, Any]) -> list[tuple[str, str]]:
         ("filters", ", ".join(filters["select"] + filters["rules"]) or "none"),
         ("known failures", settings["known_failures"] or "none"),
         ("started", f"{report['started']}, took {report['duration']:.2f} s"),
-        *([("vocabulary", vocabulary.report_line(report["vocabulary"]))]
+        *([("vocabulary", _vocabulary_gate.report_line(report["vocabulary"]))]
           if "vocabulary" in report else []),   # older reports lack it
     ]

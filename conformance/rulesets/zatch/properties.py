@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from conformance.ruleset import Play, Trace, Violation, invariant, record_features
+from conformance.ruleset import Play, Trace, Violation, invariant, record_traits
 from conformance.rulesets.zatch import expected as ex
 from conformance.rulesets.zatch import strategies as gen
 
@@ -30,7 +30,7 @@ def _by(do: dict[str, Any]) -> str:
 
 def note(scenario: gen.Scenario) -> None:
     """Record the vocabulary this example reached (the generator-coverage counts)."""
-    record_features(gen.features(scenario))
+    record_traits(gen.traits(scenario))
 
 
 def short(step: dict[str, Any]) -> str:
