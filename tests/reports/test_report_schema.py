@@ -108,7 +108,7 @@ def test_broken_reports_are_rejected_with_where_and_what(mutate, says: str) -> N
 
 
 def test_every_problem_is_collected_and_long_lists_are_cut() -> None:
-    report = sample_report()
+    report: Any = sample_report()   # made invalid
     for item in report["results"]:
         item["status"] = "bogus"
         item["kind"] = "bogus"
@@ -125,7 +125,7 @@ def test_not_a_dict_is_rejected() -> None:
 
 
 def test_invalid_report_is_not_written(tmp_path: Path) -> None:
-    report = sample_report()
+    report: Any = sample_report()   # made invalid
     report["summary"]["total"] = "seven"
     with pytest.raises(InvalidReport, match=r"report\.summary\.total"):
         write_reports(report, tmp_path)
