@@ -34,8 +34,8 @@ class Mismatch:
     """One difference between what a case expected and what the engine did."""
 
     path: str          # e.g. "step 1: cards.t1.damage" or "step 2: events.include[0]"
-    expected: Any
-    observed: Any
+    expected: object   # JSON
+    observed: object
 
 
 @dataclasses.dataclass

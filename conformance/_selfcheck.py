@@ -44,7 +44,7 @@ class InconsistentReport(UsageError):
     results give.  ``disagreements`` lists ``(field, what the file says, what its
     results give)``."""
 
-    def __init__(self, path: str, disagreements: list[tuple[str, Any, Any]]) -> None:
+    def __init__(self, path: str, disagreements: list[tuple[str, object, object]]) -> None:
         self.path, self.disagreements = path, disagreements
         shown = "; ".join(f"{field} says {_show(said)}, its results give {_show(found)}"
                           for field, said, found in disagreements[:_SHOWN])
@@ -56,7 +56,7 @@ class InconsistentReport(UsageError):
             "matches the one certify printed (docs/reports.md, 'A report checks itself')")
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 120 else text[:120] + "..."
 
@@ -100,12 +100,12 @@ def load_json(path: str | Path) -> Any:
 MAX_INT = 2**63
 
 
-def out_of_range(value: Any) -> str:
+def out_of_range(value: object) -> str:
     """Where in ``value`` (a report's JSON) a number lies beyond `MAX_INT`, or is a
     float that is not finite (``1e400`` reads as infinity): ``results[0].duration``;
     "" when none does.  Such a number is valid JSON and fits the schema, but no
     renderer or sum of durations is made for it."""
-    stack: list[tuple[Any, str]] = [(value, "")]
+    stack: list[tuple[object, str]] = [(value, "")]
     while stack:
         item, where = stack.pop()
         if isinstance(item, dict):
@@ -152,7 +152,7 @@ def stopped_by_exitfirst(report: ReportDict) -> bool:
                for p in report["problems"])
 
 
-def disagreements(report: ReportDict) -> Iterator[tuple[str, Any, Any]]:
+def disagreements(report: ReportDict) -> Iterator[tuple[str, object, object]]:
     """Each ``(field, what the report says, what its results give)`` that differ."""
     seen: set[str] = set()
     for r in report["results"]:   # one result per item: a second one would hide the first
@@ -192,7 +192,7 @@ def disagreements(report: ReportDict) -> Iterator[tuple[str, Any, Any]]:
             yield "vocabulary.synthetic.items", synthetic["items"], items
 
 
-def _mutation(mutation: Mutation | None) -> Iterator[tuple[str, Any, Any]]:
+def _mutation(mutation: Mutation | None) -> Iterator[tuple[str, object, object]]:
     """The mutation scores follow from the mutant rows."""
     if not mutation:
         return
@@ -216,7 +216,7 @@ def _mutation(mutation: Mutation | None) -> Iterator[tuple[str, Any, Any]]:
             yield f"mutation.{key}", given[key], value
 
 
-def _differ(where: str, said: Any, found: Any) -> Iterator[tuple[str, Any, Any]]:
+def _differ(where: str, said: object, found: object) -> Iterator[tuple[str, object, object]]:
     """Where ``said`` and ``found`` differ, field by field; a key an older report lacks
     is not a difference (the schema says which keys it must have)."""
     if isinstance(said, dict) and isinstance(found, dict):

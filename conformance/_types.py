@@ -22,8 +22,8 @@ class MismatchDict(TypedDict):
     """One observation that differed: where, what the case expected, what the engine did."""
 
     path: str
-    expected: Any
-    observed: Any
+    expected: object   # JSON, as the case and the engine gave it
+    observed: object
 
 
 class Examples(TypedDict):
@@ -111,7 +111,7 @@ class Coverage(TypedDict):
     fail_under: float | None
     items: int
     items_not_run: int
-    top_reasons: list[list[Any]]   # [reason, count], most frequent first
+    top_reasons: list[list[str | int]]   # [reason, count], most frequent first
     filtered: list[str]
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from conformance._types import RuleRow
 
@@ -37,7 +36,7 @@ GAP = 6
 SEPARATE_KINDS = {"reading": "readings", "context": "context"}
 
 
-def _e(text: Any) -> str:
+def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 

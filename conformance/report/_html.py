@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 from conformance._types import ReportDict, ResultDict
 from conformance.report import _chart, _text
@@ -54,7 +53,7 @@ article.status-error{border-color:#bc4c00}article.status-pass{border-color:#9a67
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _e(text: Any, limit: int = _text.DETAIL_LIMIT) -> str:
+def _e(text: object, limit: int = _text.DETAIL_LIMIT) -> str:
     """Cleaned, bounded, escaped: the only way text enters the page."""
     return html.escape(_text.bound(_text.clean(str(text)), limit), quote=True)
 

@@ -13,7 +13,6 @@ characters XML 1.0 forbids, so the file always parses.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from conformance._types import ReportDict, ResultDict
 from conformance.report import _text
@@ -23,7 +22,7 @@ _SYSTEM_ERR_CHARS = 16_000
 _SYSTEM_ERR_LINES = 400
 
 
-def _x(text: Any) -> str:
+def _x(text: object) -> str:
     return _text.clean(str(text))
 
 

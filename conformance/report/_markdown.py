@@ -8,7 +8,7 @@ engine cannot end a table row, open a code span, or close a fence early.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
 
 from tabulate import tabulate
 
@@ -34,7 +34,7 @@ def fence(text: str, info: str = "text") -> str:
     return f"{marks}{info}\n{text}\n{marks}"
 
 
-def _table(rows: list[list[Any]], headers: list[str]) -> str:
+def _table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 

@@ -7,7 +7,6 @@ engine or a report goes through `shown` (one escaped, bounded line).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from conformance import vocabulary
 from conformance._progress import slowest_lines, status_label
@@ -156,6 +155,6 @@ def _print_stderr(stderr: str, title: str) -> None:
             print(f"    | {line}")
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     """An engine's value as JSON, on one line and safe to print."""
     return shown(json.dumps(value, ensure_ascii=False), 200)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from conformance import vocabulary
 from conformance._types import Mutation, ReportDict, ResultDict, RuleRow
@@ -73,7 +72,7 @@ def short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def value(data: Any, limit: int = DETAIL_LIMIT) -> str:
+def value(data: object, limit: int = DETAIL_LIMIT) -> str:
     """A JSON value as compact, bounded text (for expected / observed)."""
     try:
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -152,7 +151,7 @@ def claimed(report: ReportDict) -> list[str]:
     return rulesets(report) if coverage is None else list(coverage["claimed"])
 
 
-def rule_summary(report: ReportDict) -> tuple[list[str], list[list[Any]]]:
+def rule_summary(report: ReportDict) -> tuple[list[str], list[list[str | int]]]:
     """(headers, rows): the rules of the claimed rulesets by group and status, counted
     once (`conformance._verdict.rule_counts`, as the verdict counts them)."""
     judged = set(claimed(report))
@@ -160,7 +159,7 @@ def rule_summary(report: ReportDict) -> tuple[list[str], list[list[Any]]]:
     statuses = ("pass", "fail", "error", "skip", "uncovered")
     titles = {"seed": "seed rules", "reading": "readings", "context": "context",
               "informative": "informative"}
-    rows = []
+    rows: list[list[str | int]] = []
     for name, title in titles.items():
         t = tally[name]
         if name == "informative":
@@ -356,7 +355,7 @@ def coverage_line(report: ReportDict) -> str:
         parts.append(f"{coverage['items_not_run']} of {coverage['items']} items not run")
         if coverage["top_reasons"]:
             parts[-1] += " (top reasons: " + "; ".join(
-                f"{one_line(reason, 80)} ×{n}" for reason, n in coverage["top_reasons"]) + ")"
+                f"{one_line(str(reason), 80)} ×{n}" for reason, n in coverage["top_reasons"]) + ")"
     if coverage["claimed_not_run"]:
         parts.append("claimed but not run: " + ", ".join(coverage["claimed_not_run"]))
     if coverage["filtered"]:
