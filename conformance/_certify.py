@@ -33,6 +33,7 @@ from conformance._transcript import TranscriptSink
 from conformance._types import (
     EngineInfo,
     MutantRow,
+    MutantSpec,
     Mutation,
     ReportDict,
     ResultDict,
@@ -124,7 +125,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                          "its spec (e.g. 'python:pkg.mod:factory'), not as an object")
     # an engine that lists no mutants is a usage error, before the run; one that cannot
     # start to say is a failed handshake, reported as without --mutation
-    mutants: list[dict[str, Any]] = []
+    mutants: list[MutantSpec] = []
     unlisted: EngineFault | None = None
     if config.mutation:
         try:
@@ -388,7 +389,7 @@ def merge_reports(reports: list[ReportDict]) -> ReportDict:
                   else coverage["claimed"] + coverage["claimed_not_run"])
 
 
-def carry_key(report: ReportDict) -> dict[str, Any]:
+def carry_key(report: ReportDict) -> dict[str, object]:
     """What must be the same in a report and the run that carries items from it with
     ``--last-failed`` (as `merge_reports` asks of shards): the engine (spec, name,
     version, mutant), the catalogue, the suite's version, the profile and seed, and the
@@ -404,7 +405,7 @@ def carry_key(report: ReportDict) -> dict[str, Any]:
             "filters": filters, "shard": settings.get("shard")}
 
 
-def run_key(config: RunConfig, digest: str) -> dict[str, Any]:
+def run_key(config: RunConfig, digest: str) -> dict[str, object]:
     """The part of `carry_key` a run knows before the engine's hello."""
     selection = config.selection
     return {"engine spec": config.engine_spec, "mutant": config.mutant, "catalogue": digest,
@@ -414,7 +415,7 @@ def run_key(config: RunConfig, digest: str) -> dict[str, Any]:
             "shard": "{}/{}".format(*selection.shard) if selection.shard else None}
 
 
-def carry_refused(previous: ReportDict, current: dict[str, Any]) -> str | None:
+def carry_refused(previous: ReportDict, current: dict[str, object]) -> str | None:
     """Why ``--last-failed`` may not carry items from ``previous`` into a run whose
     `carry_key` (or `run_key`) is ``current``, or None when it may: items of another
     engine, mutant, catalogue or profile would count as this run's (a broken mutant

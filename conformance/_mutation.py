@@ -26,7 +26,7 @@ from conformance import _loading
 from conformance._parallel import leave_interrupts_to_parent
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
-from conformance._types import MutantRow, Mutation
+from conformance._types import MutantRow, MutantSpec, Mutation
 
 if TYPE_CHECKING:
     from conformance._catalogue import Case
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def list_mutants(rulesets: list[str] | None = None,
-                 engine_spec: str = "reference") -> list[dict[str, Any]]:
+                 engine_spec: str = "reference") -> list[MutantSpec]:
     """The mutants the engine lists in its hello (``capabilities.mutants``), of
     ``rulesets`` (all when None): ``{"name", "ruleset", "rules", "description"}`` each.
     An engine that lists none is a usage error saying so."""
@@ -49,7 +49,7 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
                 jobs: int = 1, engine_spec: str = "reference",
                 engine_options: dict[str, Any] | None = None,
                 all_kills: bool = False,
-                mutants: list[dict[str, Any]] | None = None,
+                mutants: list[MutantSpec] | None = None,
                 deadline: float = math.inf) -> Mutation:
     """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
@@ -96,7 +96,7 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     return result
 
 
-def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
+def _run_mutant(mutant: MutantSpec, *, suite: Suite, profile: Profile, spec: str,
                 options: dict[str, Any], all_kills: bool,
                 deadline: float = math.inf) -> MutantRow:
     """The mutant's row: the items tagged with its rules, run until nothing is left
@@ -117,7 +117,7 @@ def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
         return unrun(f"the mutant's run raised {type(exc).__name__}: {exc}")
 
 
-def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
+def _mutant_row(mutant: MutantSpec, *, suite: Suite, profile: Profile, spec: str,
                 options: dict[str, Any], all_kills: bool,
                 deadline: float = math.inf) -> MutantRow:
     engine = _loading.connect(spec, mutant["name"], timeout=profile.timeout, **options)
@@ -162,9 +162,9 @@ def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
 
 
 #: What forked workers inherit: every mutant's run but the mutant.
-_WORKER_JOB: Callable[[dict[str, Any]], MutantRow] | None = None
+_WORKER_JOB: Callable[[MutantSpec], MutantRow] | None = None
 
 
-def _run_in_worker(mutant: dict[str, Any]) -> MutantRow:
+def _run_in_worker(mutant: MutantSpec) -> MutantRow:
     assert _WORKER_JOB is not None
     return _WORKER_JOB(mutant)

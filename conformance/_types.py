@@ -136,6 +136,15 @@ Summary = TypedDict("Summary", {
     "deselected": NotRequired[int]})
 
 
+class MutantSpec(TypedDict):
+    """A mutant as the engine's hello lists it (``capabilities.mutants``, docs/protocol.md)."""
+
+    name: str
+    ruleset: str
+    rules: list[str]     # the rule ids it breaks
+    description: str
+
+
 class MutantRow(TypedDict):
     """One of the engine's mutants and the items that killed it."""
 
