@@ -231,18 +231,18 @@ def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
     # the hello, checked against the protocol's schema at the handshake
     engine = cast(EngineInfo, {"spec": config.engine_spec, **(engine_info or NO_HELLO)})
     settings: Settings = {
-            "profile": config.profile.name,
-            "rulesets": selection.rulesets or catalogue.rulesets,
-            "timeout": config.timeout or config.profile.timeout,
-            "max_examples": config.profile.max_examples,
-            "seed": config.profile.seed,
-            "filters": selection.to_json(),
-            "known_failures": str(config.known_failures) if config.known_failures else None,
-            "strict_readings": config.strict_readings,
-            "allow_no_verdict": config.allow_no_verdict,
-            "shard": "{}/{}".format(*selection.shard) if selection.shard else None,
-            "fail_under": config.fail_under,
-        }
+        "profile": config.profile.name,
+        "rulesets": selection.rulesets or catalogue.rulesets,
+        "timeout": config.timeout or config.profile.timeout,
+        "max_examples": config.profile.max_examples,
+        "seed": config.profile.seed,
+        "filters": selection.to_json(),
+        "known_failures": str(config.known_failures) if config.known_failures else None,
+        "strict_readings": config.strict_readings,
+        "allow_no_verdict": config.allow_no_verdict,
+        "shard": "{}/{}".format(*selection.shard) if selection.shard else None,
+        "fail_under": config.fail_under,
+    }
     rules = [row for row in rule_rows(catalogue, as_json, selection, mutation,
                                       suite.property_rules(selection), config.strict_readings)
              if row["ruleset"] not in deselected]
@@ -488,18 +488,16 @@ def rule_rows(catalogue: Catalogue, results: list[ResultDict], selection: Select
     for case in catalogue.cases:
         for rule in case.rules:
             covering.setdefault(rule, []).append(case.id)
+    # status and counts hold their place in the row; `_with_status` sets them
     rows: list[RuleRow] = [
-            {"id": rule.id, "ruleset": rule.ruleset, "ref": rule.ref, "kind": rule.kind,
-             "title": rule.title, "cases": covering.get(rule.id, []),
-             "properties": sorted(p for p, rules in property_rules.items() if rule.id in rules),
-             "mutants": mutants.get(rule.id, []),
-             "status": "uncovered", "counts": _NO_COUNTS}   # _with_status's
-            for rule in catalogue.rules.values()
-            if not selection.rulesets or rule.ruleset in selection.rulesets]
+        {"id": rule.id, "ruleset": rule.ruleset, "ref": rule.ref, "kind": rule.kind,
+         "title": rule.title, "cases": covering.get(rule.id, []),
+         "properties": sorted(p for p, rules in property_rules.items() if rule.id in rules),
+         "mutants": mutants.get(rule.id, []),
+         "status": "uncovered", "counts": {"pass": 0, "fail": 0, "error": 0, "skip": 0}}
+        for rule in catalogue.rules.values()
+        if not selection.rulesets or rule.ruleset in selection.rulesets]
     return _with_status(rows, results, strict)
-
-
-_NO_COUNTS: RuleCounts = {"pass": 0, "fail": 0, "error": 0, "skip": 0}
 
 
 def _with_status(rows: list[RuleRow], results: list[ResultDict],

@@ -4,13 +4,13 @@ Each `TypedDict` here is one part of the report dict exactly as report.json hold
 it (a TypedDict is a plain dict at run time, so the file does not change); the
 schema is ``conformance/schemas/report.json`` and every field's meaning is in
 docs/reports.md ("report.json, field by field", "A result", "A rule"): the
-comments here only name them.  ``NotRequired`` marks a field older reports lack.
-Values an engine controls (a mismatch's expected and observed, its capabilities)
-stay `Any`: they are whatever JSON the engine sent.
+comments here only name them.  ``NotRequired`` marks a field a report may lack
+(mostly: older reports do).  A mismatch's expected and observed are `object` (any
+JSON); what the engine's hello declares beyond its name and rulesets stays `Any`.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: NotRequired must be seen at run time for
+# each TypedDict's __required_keys__ (the schema test compares them)
 from typing import Any, Literal, NotRequired, TypedDict
 
 Status = Literal["pass", "fail", "error", "skip"]
@@ -170,7 +170,7 @@ class Mutation(TypedDict):
 class EngineInfo(TypedDict):
     """The engine's hello, plus the spec that started it."""
 
-    spec: NotRequired[str]     # absent from the hello itself, added by the report
+    spec: str            # the --engine argument that started it (the report adds it)
     name: str
     version: str
     rulesets: list[str]
