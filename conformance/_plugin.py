@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance._shown import shown, shown_lines
+from conformance._types import ReportDict
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr  # what Node.repr_failure returns; not public
@@ -98,7 +99,7 @@ class _Conformance:
         self.results: list[Result] = []     # from this process or, under xdist, every worker
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
-        self.report: dict[str, Any] | None = None
+        self.report: ReportDict | None = None
         self._sent_engine = False   # what this process already sent with a report
         self._sent_problems = 0
         self._began = time.perf_counter()

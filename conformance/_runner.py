@@ -39,6 +39,7 @@ from conformance._properties import NothingSupported, Play, Property, Violation,
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._transcript import Transcript, TranscriptSink
+from conformance._types import Filters
 from conformance._verdict import basis
 
 #: stderr kept per result; the tail is what explains a crash.
@@ -89,7 +90,7 @@ class Selection:
         return not self.rules or any(
             fnmatch.fnmatchcase(r, p) for r in rules for p in self.rules)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Filters:
         """What the report records; ``rulesets`` only when ``--ruleset`` was given."""
         return {"select": list(self.select), "rules": list(self.rules),
                 "rulesets": list(self.rulesets or []), "cases": self.cases,

@@ -7,11 +7,11 @@ engine or a report goes through `shown` (one escaped, bounded line).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from conformance import _vocabulary_gate
 from conformance._progress import slowest_lines, status_label
 from conformance._shown import shown, shown_lines
+from conformance._types import EngineInfo, ReportDict, ResultDict
 from conformance._verdict import skip_kinds, skip_reasons, uncounted
 from conformance.report._text import (
     counts_line,
@@ -25,7 +25,7 @@ from conformance.report._text import (
 TOP_SKIP_REASONS = 5
 
 
-def print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
+def print_outcome(report: ReportDict, durations: int | None = None) -> None:
     """The terminal summary, in the order docs/cli.md gives ("What a verdict rests on")."""
     verdict = report["verdict"]
     handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
@@ -98,10 +98,10 @@ def print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
         print(f"coverage: {shown(line, 2000)}")
 
 
-def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None:
+def _print_errors(results: list[ResultDict], engine: EngineInfo) -> None:
     """Errors, one block per distinct message: 136 items failing on one NameError in
     the adapter is one thing to fix, not 136."""
-    by_message: dict[str, list[dict[str, Any]]] = {}
+    by_message: dict[str, list[ResultDict]] = {}
     for r in results:
         by_message.setdefault(r["message"], []).append(r)
     for message, same in sorted(by_message.items(), key=lambda kv: -len(kv[1])):
@@ -121,7 +121,7 @@ def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None
         print(f"  rerun the first: {shown(first['rerun'], 1000)}")
 
 
-def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> None:
+def _print_result(r: ResultDict, engine: EngineInfo, why: str = "") -> None:
     """One failure or error; ``why`` says why it does not count (`uncounted`)."""
     print(f"\n{status_label(r['status'], why)}: {shown(r['id'], 300)}  "
           f"[rules: {shown(', '.join(r['rules']), 300)}]")
@@ -155,6 +155,6 @@ def _print_stderr(stderr: str, title: str) -> None:
             print(f"    | {line}")
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     """An engine's value as JSON, on one line and safe to print."""
     return shown(json.dumps(value, ensure_ascii=False), 200)

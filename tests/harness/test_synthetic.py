@@ -14,6 +14,7 @@ from conformance._catalogue import load_catalogue
 from conformance._loading import InProcessEngine
 from conformance._runner import Runner, Selection
 from conformance._settings import get_profile
+from conformance._types import ReportDict
 from conformance.report._markdown import render as markdown
 from conformance.report._text import facts
 from reference_engine import create_engine
@@ -46,7 +47,7 @@ class _NoHarness:
         self.inner.close()
 
 
-def _report(engine: _NoHarness) -> dict[str, Any]:
+def _report(engine: _NoHarness) -> ReportDict:
     return conformance.certify(engine, rulesets=["mtg"], profile="quick").to_json()
 
 

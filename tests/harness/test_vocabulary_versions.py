@@ -21,6 +21,7 @@ from conformance._properties import invariant, run_accepted
 from conformance._protocol import check_answer
 from conformance._runner import Runner, Selection
 from conformance._settings import get_profile
+from conformance._types import ReportDict, ResultDict
 from conformance.ruleset import Play, Scenario
 from conformance.rulesets.vision.strategies import character
 
@@ -207,7 +208,7 @@ def test_serve_passes_the_declaration_on() -> None:
                                          {"seq": 1, "cmd": "hello", "protocol": 1})
 
 
-def _vision_run(create: str) -> dict:
+def _vision_run(create: str) -> ReportDict:
     config = RunConfig(engine_spec=f"python:fakes.vision_v1:{create}",
                        profile=get_profile("quick"), selection=Selection(rulesets=["vision"]))
     return certify(config)
@@ -258,7 +259,7 @@ def _toy_property(immunities: list[list[str]]):
     return toy
 
 
-def _run_property(prop, engine) -> dict:
+def _run_property(prop, engine) -> ResultDict:
     runner = Runner(load_catalogue(rulesets=["vision"]), InProcessEngine(lambda: engine, "toy"),
                     "toy", get_profile("quick"),
                     properties=[prop], selection=Selection(cases=False))
