@@ -80,18 +80,22 @@ def outcomes(rejected: Iterable[int]) -> Iterator[None]:
         raise
 
 
-def same(observed: State, want: State, i: int, why: str, seed: bool = False) -> None:
+def same(observed: State, want: State, i: int, why: str, seed: bool = False,
+         unplaced: set[str] | None = None) -> None:
     """``observed`` must equal ``want`` (piles compared as sets).  ``seed``: ``want`` is the
     seed's own answer (from the setup through `expected`, no observation of an engine), so
-    the violation carries it as the expectation of step ``i`` (`seed_block`)."""
-    got, exp = ex.canonical(observed), ex.canonical(want)
+    the violation carries it as the expectation of step ``i`` (`seed_block`).  ``unplaced``:
+    cards whose place only a reading decides (`placed_by_reading`), left out of both."""
+    hidden = unplaced or set()
+    got = ex.canonical(ex.unplaced(observed, hidden))
+    exp = ex.canonical(ex.unplaced(want, hidden))
     wrong = [(kind, name, key, value) for kind in ("cards", "players")
              for name, fields in exp[kind].items() for key, value in fields.items()
              if got[kind].get(name, {}).get(key) != value]
     if wrong:
         diffs = [f"{kind}.{name}.{key}: expected {value!r}, observed "
                  f"{got[kind].get(name, {}).get(key)!r}" for kind, name, key, value in wrong]
-        block = seed_block(want, wrong) if seed else {}
+        block = seed_block(want, wrong, piles=not hidden) if seed else {}
         raise Violation(f"after step {i + 1}, {why}: " + "; ".join(diffs[:4]),
                         expect={i: block} if block else None)
 
@@ -99,13 +103,17 @@ def same(observed: State, want: State, i: int, why: str, seed: bool = False) -> 
 PILES = ("hand", "field", "discard")
 
 
-def seed_block(want: State, wrong: list[tuple[str, str, str, Any]]) -> dict[str, Any]:
+def seed_block(want: State, wrong: list[tuple[str, str, str, Any]],
+               piles: bool = True) -> dict[str, Any]:
     """The ``expect`` block of the fields that differ, with the seed's values.  A pile is
     stated as a set (``{unordered: [...]}``, the only form the vocabulary accepts): the
-    seed orders no pile."""
+    seed orders no pile.  Without ``piles`` (some card's place is a reading's, so no pile's
+    whole content is the seed's) the piles are left out; the cards' zones stay."""
     block: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, name, key, value in wrong:
         if kind == "players" and key in PILES:
+            if not piles:
+                continue
             value = {"unordered": list(value)}
         block.setdefault(kind, {}).setdefault(name, {})[key] = value
     return block
@@ -129,6 +137,13 @@ def can_negate(jammer: dict[str, Any], effect: dict[str, Any]) -> bool:
     jammer negates nothing else (docs/rulesets/zatch.md, `negates`)."""
     spell = effect.get("kind") == "non_battle_spell"
     return spell == (jammer.get("negates") == "non_battle_spells")
+
+
+def by_reading(scenario: gen.Scenario, i: int) -> set[str]:
+    """The cards used from a hand up to step ``i`` whose place is a reading's, not the
+    seed's (`expected.placed_by_reading`): a seed-basis comparison after step ``i`` skips
+    only where they are."""
+    return ex.placed_by_reading(scenario["setup"], scenario["steps"][:i + 1])
 
 
 def prelude(scenario: gen.Scenario, upto: int) -> State:
@@ -196,7 +211,8 @@ def negation_restores(play: Play, scenario: gen.Scenario) -> None:
         before = prelude(scenario, u)
         paid = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
         same(trace.states[u], ex.resolve(paid, "e", user, effect), u,
-             "the effect did not resolve at once (use-most •1)", seed=True)
+             "the effect did not resolve at once (use-most •1)", seed=True,
+             unplaced=by_reading(scenario, u))
         if not legal:
             accepted(trace, scenario, jam, want=False)
             unchanged(trace, scenario, jam)
@@ -207,7 +223,7 @@ def negation_restores(play: Play, scenario: gen.Scenario) -> None:
         want["cards"]["e"]["used"] -= 1   # counted once, when it was used
         same(trace.states[jam], want, jam,
              "a negated effect must leave the state as before it resolved, costs paid, used",
-             seed=True)
+             seed=True, unplaced=by_reading(scenario, jam))
 
 
 # -- jammer •5: chains of any depth ----------------------------------------------------------
@@ -238,7 +254,8 @@ def check_chain(play: Play, scenario: gen.Scenario) -> None:
         for i in range(1, k + 1):
             want["cards"][f"j{i}"]["negated"] = ex.chain_negated(k, i)
         same(trace.states[u + k], want, u + k,
-             f"after {k} jammer(s) the chain must stand as jammer •5 says", seed=True)
+             f"after {k} jammer(s) the chain must stand as jammer •5 says", seed=True,
+             unplaced=by_reading(scenario, u + k))
 
 
 def chain_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
@@ -701,7 +718,7 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
             accepted(trace, scenario, i)
         want = ex.use(prelude(scenario, c_at), "c", restrictor, c)
         same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used",
-             seed=True)
+             seed=True, unplaced=by_reading(scenario, c_at))
         accepted(trace, scenario, c_at + 1, want=not bound)
 
 
@@ -741,7 +758,7 @@ def removal(play: Play, scenario: gen.Scenario) -> None:
         accepted(trace, scenario, i)
     want = prelude(scenario, r + 1)
     same(trace.states[r], want, r, "a removal must take away exactly what it names",
-         seed=True)
+         seed=True, unplaced=by_reading(scenario, r))
     if len(steps) == r + 1:
         return
     waiting = sorted(c for c, card in want["cards"].items() if card["standing_by"])
@@ -779,7 +796,7 @@ def unnegatable(play: Play, scenario: gen.Scenario) -> None:
     want = ex.used_once_more(ex.pay(used, "j", ex.opponent(user), effect_of(scenario, "j")),
                              "j")
     same(trace.states[u + 1], want, u + 1, "a 無効にならない effect must survive the jammer",
-         seed=True)
+         seed=True, unplaced=by_reading(scenario, u + 1))
 
 
 # -- metamorphic: renaming cards and swapping players -----------------------------------------
