@@ -3,9 +3,10 @@
 Before answering hello it double-forks: the grandchild calls setsid() (a session
 and group of its own) and is orphaned at once; its pid is in --file.pid before
 the hello is answered; it sleeps --delay seconds, then writes --file (a stand-in
-for rewriting report.json after the run).  With --clear-env it first execs Python with an empty environment.
-With --exit-at CMD the engine exits (code 0) instead of answering CMD, while the
-grandchild still holds its stdout open.  --slow S sleeps S seconds before each act.
+for rewriting report.json after the run).  With --clear-env it first execs
+Python with an empty environment.  With --exit-at CMD the engine exits (code 0)
+instead of answering CMD, while the grandchild still holds its stdout open.
+--slow S sleeps S seconds before each act.
 """
 
 import os
