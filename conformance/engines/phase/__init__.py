@@ -9,7 +9,7 @@ what (each imports only those above it):
 - `cards`: the card-language renderer: each object as a card face of phase.rs's own Oracle
   parser from its Oracle text (a real card's, or its abilities' rendered), with the few
   lines its parser fails on given as phase.rs's typed data; phase.rs's engine for a set of
-  cards and the opening state of a game, each built once per process;
+  cards and the opening state of a game (kept once built);
 - `state`: `GameState`, the game the adapter plays: the board a setup asks for, the case's
   ids of phase.rs's objects, the state asked for as rarely as a step allows, and the way
   back for a refused action;

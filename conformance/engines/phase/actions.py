@@ -218,8 +218,8 @@ def effect_of(g: GameState, oid: int, by: str, text: str, context: dict[str, Any
     events += resolve_raw(g)
     if not carrier:
         # the ability was the adapter's way in: it goes again (the board is as before)
-        # with the next edit of the state, or before the game goes on (`_edit`,
-        # `_actions`, `_apply_raw`); `observe` reads nothing it changes
+        # with the next edit of the state, or before the game goes on (`GameState.edit`,
+        # `actions`, `apply_raw`); `observe` reads nothing it changes
         g.tidy = oid
     return [e for e in events_of(g, events) if keep is None or e["type"] in keep]
 

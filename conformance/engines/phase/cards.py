@@ -11,8 +11,9 @@ change>." (phase.rs's parse of the cost change as a static, granted to its contr
 end of turn as its parser types Yawgmoth's Will); tests/engines/test_phase_typed.py checks
 both structures against phase.rs's parse of those real cards.
 
-Also here: phase.rs's engine for a set of cards and the opening state of a game of those
-decks, each built once per process (`engine`, `opening`)."""
+Also here: phase.rs's engine for a set of cards (`engine`) and the opening state of a game
+of those decks (`opening`).  Kept once built, because benchmarks/run.py --phase shows each
+pays: the faces (`face`), the openings and the carriers of effects (`carrier`)."""
 
 from __future__ import annotations
 
@@ -188,9 +189,9 @@ def _engine_for(cards: dict[str, dict[str, Any]]) -> Any:
     return engine(json.dumps(cards, sort_keys=True))
 
 
-@lru_cache(maxsize=256)
 def engine(cards_json: str) -> Any:
-    """phase.rs's engine (its card database) for these cards, built once per process."""
+    """phase.rs's engine (its card database) for these cards (not kept: building one from
+    the kept faces costs no more than keeping it: benchmarks/run.py --phase)."""
     faces = {name.lower(): face(json.dumps(c, sort_keys=True))
              for name, c in json.loads(cards_json).items()}
     return phase.Engine.from_json(json.dumps(faces))

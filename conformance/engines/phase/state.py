@@ -12,9 +12,9 @@ takes (about 1.5 and 1.8 ms a call), so the state is asked for once after the ga
 and kept (`view`); a step that edits the state edits that one (`edit`) and loads it as a
 JSON string (`load`); the board is loaded only when first used, so a first step that edits
 it loads once; the ``{0}`` ability of a harness step comes off its source with the next
-edit (`tidy`).  The reads before the board is loaded (an object's zone, owner and
-controller; the shields already there, none on a new board) are of the board as written,
-which phase.rs loads as it is."""
+edit (`tidy`).  Each of the three pays in benchmarks/run.py --phase.  The reads before the
+board is loaded (an object's zone, owner and controller; the shields already there, none
+on a new board) are of the board as written, which phase.rs loads as it is."""
 
 from __future__ import annotations
 
@@ -60,8 +60,6 @@ class GameState:
         self.tidy: int | None = None      # object still carrying the adapter's ability
         # The game's state, asked for as rarely as a step allows: `view`, `edit`, `load`.
         self._seen: dict[str, Any] | None = None    # game.state() since the game last changed
-        self._loaded: str | None = None   # the state it was loaded from, if unchanged since
-        self._loaded_shields = 0          # ... its pending damage replacements (`checkpoint`)
         self._snapshot: Any = None        # the state to go back to (a refused action)
         self._tidy_before: int | None = None   # `tidy` at the checkpoint
         self._board: dict[str, Any] | None = None   # the setup's board, loaded when first used
@@ -88,11 +86,6 @@ class GameState:
         if self._board is not None:
             self._snapshot = REBUILD       # the board again, as the setup builds it
             before = _replacements(self._board)
-        elif self._loaded is not None:
-            # loaded and not changed since: the shields are those of the state it was loaded
-            # from, read off the game's own state (no edit of the adapter touches them)
-            before = self._loaded_shields
-            self._snapshot = self._loaded
         else:
             self._snapshot = self.view()
             before = _replacements(self._snapshot)
@@ -140,13 +133,8 @@ class GameState:
 
     def load(self, state: dict[str, Any] | str) -> None:
         """Resume the game from ``state`` (phase.rs reads a JSON string faster than a dict)."""
-        if isinstance(state, str):
-            text, shields = state, _replacements(json.loads(state))
-        else:
-            text, shields = json.dumps(state), _replacements(state)
-        self._game = self.engine.load_game(text)
-        self._seen, self._loaded, self._loaded_shields = None, text, shields
-        self._board = None
+        self._game = self.engine.load_game(state if isinstance(state, str) else json.dumps(state))
+        self._seen = self._board = None
 
     def object(self, oid: int) -> dict[str, Any]:
         """One object of the game (its zone, owner, controller): off the setup's board while
@@ -166,7 +154,7 @@ class GameState:
         if self.tidy is not None:
             self.load(self.edit())
         game = self.game
-        self._seen = self._loaded = None    # the game changes (or may, if it refuses)
+        self._seen = None    # the game changes (or may, if it refuses)
         try:
             result = game.apply(seat, act)
         except Exception as exc:  # phase.rs refuses an illegal action with an error
@@ -261,7 +249,7 @@ class GameState:
         self.active = SEATS[setup.get("active", "p1")]   # the case's active player
         st["active_player"] = st["priority_player"] = self.active
         st["waiting_for"] = {"type": "Priority", "data": {"player": self.active}}
-        self._board, self._seen, self._loaded = state, None, None
+        self._board, self._seen = state, None
 
 
 def _replacements(state: dict[str, Any]) -> int:
