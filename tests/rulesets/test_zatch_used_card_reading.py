@@ -20,7 +20,7 @@ from conformance._settings import get_profile
 from conformance._suite import Suite
 from conformance.ruleset import Violation
 from conformance.rulesets.zatch import expected as ex
-from conformance.rulesets.zatch.properties import same
+from conformance.rulesets.zatch._checks import same
 
 pytestmark = pytest.mark.slow
 
