@@ -71,6 +71,7 @@ def test_one_mutant_of_any_engine_can_be_certified_by_name(tmp_path):
     assert typo.returncode == 4 and "did you mean 'adds-one-more'" in typo.stderr
 
 
+@pytest.mark.slow
 def test_a_rule_counts_only_the_mutants_seed_items_caught():
     """statics-work-from-stack breaks mtg/CR-609.1, but only a case relying on a reading
     kills it: an engine with that bug certifies pass, so 609.1's mutant column must not

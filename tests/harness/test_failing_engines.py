@@ -60,6 +60,7 @@ def test_an_engine_that_accepts_interrupts_fails_no_interrupts_in_its_report(tmp
     assert any("requests" in name for name in written), written   # the re-played transcript
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_property_fails_on_an_engine_that_breaks_it(tmp_path, ruleset):
     """Each perturbation's run ends (no item an error: a broken rule is a failure, not a
@@ -80,6 +81,7 @@ def test_every_property_fails_on_an_engine_that_breaks_it(tmp_path, ruleset):
     assert all(failed[i] for i in exhaustive)   # the exhaustive walk's path fails too
 
 
+@pytest.mark.slow
 def test_jobs_workers_report_the_same_failures(tmp_path):
     """--jobs 2: the re-plays happen in forked workers; the report is the same."""
     one = certify_properties(conformance_in_process, "zatch", "accept", tmp_path / "one")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import toy
 from commands import conformance_in_process as conformance
 
 
+@pytest.mark.slow
 def test_the_run_timeout_cuts_the_mutation_phase_and_says_so(tmp_path):
     """A hello listing 3000 slow mutants with --run-timeout 15 ran for minutes: the
     deadline bounded the items only. Now mutants not reached are rows with an error

@@ -36,6 +36,7 @@ def runs(tmp_path_factory):
     return base, codes
 
 
+@pytest.mark.slow
 def test_merged_shards_equal_the_unsharded_run_item_for_item(runs):
     base, codes = runs
     assert set(codes.values()) == {0}
@@ -74,6 +75,7 @@ def test_a_bad_shard_is_a_usage_error(bad, tmp_path, capsys):
     assert "--shard" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_merge_refuses_reports_of_different_runs(runs, tmp_path, capsys):
     base, _ = runs
     other = load(base / "s2")
@@ -86,6 +88,7 @@ def test_merge_refuses_reports_of_different_runs(runs, tmp_path, capsys):
     assert "more than one report" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_jobs_give_the_single_process_report_in_catalogue_order(runs):
     base, codes = runs
     whole, jobs = load(base / "all"), load(base / "jobs")

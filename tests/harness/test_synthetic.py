@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import conformance
 from conformance import Unsupported, _vocabulary_gate, vocabulary
 from conformance._catalogue import load_catalogue
@@ -63,6 +65,7 @@ def test_the_feature_is_derived_from_the_actions_used() -> None:
     assert vocabulary.history("vision").synthetic == {}   # game language only
 
 
+@pytest.mark.slow
 def test_an_engine_taking_no_harness_actions_is_never_sent_one() -> None:
     report = _report(_NoHarness())
     needing = [r for r in report["results"] if r["message"] == _vocabulary_gate.NEEDS_HARNESS]
@@ -81,6 +84,7 @@ def test_an_engine_taking_no_harness_actions_is_never_sent_one() -> None:
     assert all(_vocabulary_gate.SYNTHETIC not in r["features"] for r in ran)
 
 
+@pytest.mark.slow
 def test_by_default_harness_actions_are_taken_and_counted() -> None:
     report = _report(_NoHarness(declare=False))
     assert not any(r["message"] == _vocabulary_gate.NEEDS_HARNESS for r in report["results"])

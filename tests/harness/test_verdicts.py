@@ -296,6 +296,7 @@ def _vision(engine: str, tmp_path: Path, *extra: str, profile: str = "quick",
     return run.returncode, report
 
 
+@pytest.mark.slow
 def test_an_engine_that_differs_only_where_the_seed_is_silent_certifies_green(tmp_path):
     # the certify budget: a quick run's 10 examples per property reach too few of some
     # rules' situations to check them (docs/cli.md, "Too few examples"), so it is partial
@@ -307,6 +308,7 @@ def test_an_engine_that_differs_only_where_the_seed_is_silent_certifies_green(tm
     assert seed["pass"] == seed["total"]
 
 
+@pytest.mark.slow
 def test_differences_from_the_reference_engine_are_listed_and_fail_nothing(tmp_path):
     code, report = _vision("python:seed_faithful:ChattyEngine", tmp_path)
     assert code == 0

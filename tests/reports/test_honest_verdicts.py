@@ -50,6 +50,7 @@ def _formats(out: Path) -> dict[str, str]:
 
 
 # -- 1. coverage is part of the verdict ------------------------------------------------------
+@pytest.mark.slow
 def test_an_engine_on_its_way_is_partial_in_every_format(tmp_path, partial_engine, capsys):
     out = tmp_path / "out"
     assert _certify(out, "--engine", partial_engine) == 0   # partial still exits 0

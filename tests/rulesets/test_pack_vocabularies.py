@@ -10,6 +10,9 @@ and every $def says what it is.
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
+
 import jsonschema
 import pytest
 from vocabulary_doc import FRAME, Vocabulary, walk
@@ -47,3 +50,20 @@ def test_every_def_is_described(ruleset):
     defs = Vocabulary(ruleset).defs
     undescribed = [name for name, sub in defs.items() if "description" not in sub]
     assert not undescribed, undescribed
+
+
+#: Each ruleset's words outside its vocabulary, kept with the rest of what is particular
+#: to it (INVALID of test_<ruleset>_vocabulary.py); a pack without such a list has none.
+INVALID = [(ruleset, *word) for ruleset in RULESETS
+           for word in getattr(importlib.import_module(f"test_{ruleset}_vocabulary"),
+                               "INVALID", [])]
+_vocabulary = cache(Vocabulary)   # one schema and its compiled validators a ruleset
+
+
+@pytest.mark.parametrize(("ruleset", "entry", "value", "where"), INVALID,
+                         ids=[f"{r}-{e}-{i}" for i, (r, e, _, _) in enumerate(INVALID)])
+def test_words_outside_the_vocabulary_are_rejected_where_they_are(ruleset, entry, value, where):
+    errors = list(_vocabulary(ruleset).validator(entry).iter_errors(value))
+    assert errors, f"{value!r} should not be {ruleset} {entry} vocabulary"
+    best = jsonschema.exceptions.best_match(errors)
+    assert "/".join(map(str, best.absolute_path)) == where, best.message

@@ -19,6 +19,7 @@ from conformance._settings import get_profile
 from conformance._suite import Suite
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["mtg", "vision", "zatch"])
 def test_every_reading_has_an_item_killing_a_mutant_that_breaks_it(ruleset: str) -> None:
     suite = Suite.load(None, [ruleset])

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -79,7 +78,9 @@ def _effect(zone: str = "hand", **effect: Any) -> dict[str, Any]:
 
 E0 = "p1/hand/0/effect"
 
-INVALID = [
+#: (entry, value, where the best error must point): each is outside the vocabulary
+#: (one test over every ruleset's list: test_pack_vocabularies.py).
+INVALID: list[tuple[str, Any, str]] = [
     ("setup", {"p3": {}}, ""),
     ("setup", {"phase": "battle_phase"}, "phase"),
     ("setup", {"p1": {"mp": -1}}, "p1/mp"),
@@ -95,7 +96,7 @@ INVALID = [
     ("setup", _effect(usable_anyway=True), f"{E0}/usable_anyway"),
     ("action", {"use": "a"}, ""),
     ("action", {"play": "a", "by": "p1"}, ""),
-    ("action", {"pass": {}}, ""),
+    ("action", {"pass": {}}, "pass"),
     ("card_state", {"zone": "deck"}, "zone"),
     ("player_state", {"nodes": 1}, ""),
     ("player_state", {"discard": ["a", "b"]}, "discard"),   # piles are sets: no order
@@ -104,14 +105,6 @@ INVALID = [
     ("event", {"type": "contest", "card": "a"}, ""),
 ]
 
-
-@pytest.mark.parametrize(("entry", "value", "where"), INVALID,
-                         ids=[f"{e}-{i}" for i, (e, _, _) in enumerate(INVALID)])
-def test_words_outside_the_vocabulary_are_rejected(entry, value, where):
-    errors = list(validator(entry).iter_errors(value))
-    assert errors
-    best = jsonschema.exceptions.best_match(errors)
-    assert "/".join(map(str, best.absolute_path)).startswith(where)
 
 
 def test_the_engine_refuses_what_the_schema_refuses():
