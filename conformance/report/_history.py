@@ -102,6 +102,14 @@ def item_statuses(h: History, item_id: str) -> list[str]:
     return [release.item(item_id) for release in h.releases]
 
 
+def changed(h: History) -> list[tuple[str, list[str], list[str]]]:
+    """The items whose status changed between releases: (id, statuses, changes)."""
+    ids = dict.fromkeys(i for ids in h.items.values() for i in ids)
+    rows = [(i, item_statuses(h, i)) for i in ids]
+    return [(i, statuses, found) for i, statuses in rows
+            if (found := changes(statuses, _labels(h)))]
+
+
 def totals(h: History) -> list[tuple[str, int, int]]:
     """Per release after the first: (label, items fixed in it, items broken in it)."""
     ids = list(dict.fromkeys(i for ids in h.items.values() for i in ids))
@@ -122,16 +130,20 @@ def render_html(h: History) -> str:
     labels = _labels(h)
     body = [f"<header><h1>History: {e(h.engine, 200)}</h1>"]
     body += [f'<p class="note">{e(n, 1000)}</p>' for n in h.notes]
-    body.append(table(["release", "report", "items passed", "seed rules passed", "verdict"],
+    body.append(table(["release", "report", "items", "seed rules passed", "verdict"],
                       [tr([e(r.label, 100), f"<code>{ident(r.source, 300)}</code>",
-                           e(f"{r.report['summary']['pass']}/{r.report['summary']['total']}"),
-                           e(_seed(r.report)), e(r.report["verdict"]["status"])])
-                       for r in h.releases]))
+                           e(_items(r.report)), e(_seed(r.report)),
+                           e(r.report["verdict"]["status"])]) for r in h.releases]))
     if len(h.releases) > 1:
         body.append(table(["release", "items fixed in it", "items broken in it"],
                           [tr([e(label, 100), e(fixed), e(broke)])
                            for label, fixed, broke in totals(h)]))
     body.append("</header><main>")
+    moved = [tr([f"<code>{ident(i)}</code>", *(status_badge(x) for x in statuses),
+                 e("; ".join(found))]) for i, statuses, found in changed(h)]
+    body.append(f"<h2>Items whose status changed ({len(moved)})</h2>" + (
+        '<div class="scroll">' + table(["item", *labels, "history"], moved, "compare")
+        + "</div>" if moved else "<p>none</p>"))
     for ruleset in dict.fromkeys(r["ruleset"] for r in h.rules):
         rows = []
         for rule in (r for r in h.rules if r["ruleset"] == ruleset):
@@ -150,6 +162,12 @@ def render_html(h: History) -> str:
     return page(f"History: {h.engine}", "\n".join(body))
 
 
+def _items(report: dict[str, Any]) -> str:
+    summary = report["summary"]
+    return (f"{summary['pass']} passed, {summary['fail'] + summary['error']} failed, "
+            f"{summary['skip']} skipped of {summary['total']}")
+
+
 def _seed(report: dict[str, Any]) -> str:
     seed = report["verdict"]["rules"]["seed"]
     return f"{seed['pass']}/{seed['total']}"
@@ -161,13 +179,18 @@ def render_markdown(h: History) -> str:
     labels = _labels(h)
     lines = [f"# History: {inline(h.engine)}", ""]
     lines += [f"> {inline(n, 1000)}" for n in h.notes]
-    lines += ["", "| release | items passed | seed rules passed | verdict |", "|---|---|---|---|"]
-    lines += [f"| {inline(r.label)} | {r.report['summary']['pass']}/"
-              f"{r.report['summary']['total']} | {_seed(r.report)} | "
+    lines += ["", "| release | items | seed rules passed | verdict |", "|---|---|---|---|"]
+    lines += [f"| {inline(r.label)} | {_items(r.report)} | {_seed(r.report)} | "
               f"{inline(r.report['verdict']['status'])} |" for r in h.releases]
     if len(h.releases) > 1:
         lines += ["", "| release | items fixed in it | items broken in it |", "|---|---|---|"]
         lines += [f"| {inline(label)} | {fixed} | {broke} |" for label, fixed, broke in totals(h)]
+    moved = changed(h)
+    lines += ["", f"## Items whose status changed ({len(moved)})", ""]
+    lines += ["| item | " + " | ".join(inline(x) for x in labels) + " | history |",
+              "|---|" + "---|" * len(labels) + "---|"] if moved else ["none"]
+    lines += [f"| {inline(i)} | " + " | ".join(inline(x) for x in statuses)
+              + f" | {inline('; '.join(found))} |" for i, statuses, found in moved]
     for ruleset in dict.fromkeys(r["ruleset"] for r in h.rules):
         lines += ["", f"## {inline(ruleset)}", "",
                   "| rule / item | " + " | ".join(inline(x) for x in labels) + " | history |",
@@ -192,5 +215,5 @@ def write(h: History, out: Path) -> list[Path]:
     return written
 
 
-__all__ = ["History", "change", "changes", "history", "render_html", "render_markdown",
+__all__ = ["History", "change", "changed", "changes", "history", "render_html", "render_markdown",
            "totals", "write"]

@@ -57,6 +57,10 @@ def test_an_item_says_the_release_that_fixed_it_and_the_one_that_broke_it(newest
     assert "fixed in 1.1" in markdown and f"broke in {version}" in markdown
     page = _history.render_html(h)
     assert f"broke in {version}" in page
+    assert sorted((i, found) for i, _, found in _history.changed(h)) == sorted(
+        [(passing, ["fixed in 1.1"]), (failing, [f"broke in {version}"])])
+    assert "Items whose status changed (2)" in page and "Items whose status changed (2)" in markdown
+
 
 
 def test_engine_text_is_escaped_in_both_formats(newest):
