@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._catalogue import Case, Catalogue, catalogue_folders
 from conformance._discovery import ruleset_names
 from conformance._engine import Connection, EngineFault, stray_mutant_problem
@@ -30,6 +30,19 @@ from conformance._shards import check_complete
 from conformance._shown import shown
 from conformance._suite import Suite
 from conformance._transcript import TranscriptSink
+from conformance._types import (
+    EngineInfo,
+    MutantRow,
+    MutantSpec,
+    Mutation,
+    ReportDict,
+    ResultDict,
+    RuleCounts,
+    RuleRow,
+    Settings,
+    Summary,
+    Verdict,
+)
 from conformance._verdict import (
     filters_applied,
     item_counts,
@@ -85,9 +98,9 @@ class RunConfig:
 
 def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None,
             on_start: Callable[[Catalogue], None] | None = None,
-            on_mutant: Callable[[dict[str, Any]], None] | None = None,
+            on_mutant: Callable[[MutantRow], None] | None = None,
             suite: Suite | None = None,
-            on_plan: Callable[[dict[str, int]], None] | None = None) -> dict[str, Any]:
+            on_plan: Callable[[dict[str, int]], None] | None = None) -> ReportDict:
     """Run everything selected on ``suite`` (loaded when not given); return the report.
 
     Progress goes to ``on_plan`` (how many cases, properties and mutants),
@@ -112,7 +125,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
                          "its spec (e.g. 'python:pkg.mod:factory'), not as an object")
     # an engine that lists no mutants is a usage error, before the run; one that cannot
     # start to say is a failed handshake, reported as without --mutation
-    mutants: list[dict[str, Any]] = []
+    mutants: list[MutantSpec] = []
     unlisted: EngineFault | None = None
     if config.mutation:
         try:
@@ -123,7 +136,7 @@ def certify(config: RunConfig, on_result: Callable[[Result], None] | None = None
     began = time.perf_counter()
     results: list[Result] = []
     problems: list[dict[str, str]] = []
-    mutation: dict[str, Any] | None = None
+    mutation: Mutation | None = None
     complete = True
     try:
         runner.handshake()   # before the plan: items of rulesets it does not claim are deselected
@@ -206,8 +219,8 @@ def _connect(config: RunConfig) -> Connection:
 def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
                  results: list[Result], problems: list[dict[str, str]], *, complete: bool,
                  started: datetime.datetime, duration: float,
-                 mutation: dict[str, Any] | None,
-                 deselected: dict[str, int] | None = None) -> dict[str, Any]:
+                 mutation: Mutation | None,
+                 deselected: dict[str, int] | None = None) -> ReportDict:
     """The report dict of a run's results (in catalogue order) and problems;
     ``deselected``: the items not run as the engine does not claim their ruleset, per
     ruleset (their rules are left out of ``rules`` too)."""
@@ -215,70 +228,85 @@ def build_report(suite: Suite, config: RunConfig, engine_info: dict[str, Any],
     as_json = [r.to_json() for r in results]
     claimed = claimed_rulesets(engine_info, catalogue)
     deselected = deselected or {}
-    report = {
+    # the hello, checked against the protocol's schema at the handshake
+    engine = cast(EngineInfo, {"spec": config.engine_spec, **(engine_info or NO_HELLO)})
+    settings: Settings = {
+        "profile": config.profile.name,
+        "rulesets": selection.rulesets or catalogue.rulesets,
+        "timeout": config.timeout or config.profile.timeout,
+        "max_examples": config.profile.max_examples,
+        "seed": config.profile.seed,
+        "filters": selection.to_json(),
+        "known_failures": str(config.known_failures) if config.known_failures else None,
+        "strict_readings": config.strict_readings,
+        "allow_no_verdict": config.allow_no_verdict,
+        "shard": "{}/{}".format(*selection.shard) if selection.shard else None,
+        "fail_under": config.fail_under,
+    }
+    rules = [row for row in rule_rows(catalogue, as_json, selection, mutation,
+                                      suite.property_rules(selection), config.strict_readings)
+             if row["ruleset"] not in deselected]
+    judged, summary = judgement(settings, as_json, rules, problems, mutation, deselected,
+                                complete=complete, claimed=claimed, exitfirst=config.exitfirst)
+    return {
         "format": REPORT_FORMAT,
         "complete": complete,
         "suite": {"name": "card-conformance", "version": __version__,
                   "catalogue_digest": catalogue.digest,
                   "ruleset_digests": catalogue.ruleset_digests},
-        "engine": {"spec": config.engine_spec, **(engine_info or NO_HELLO)},
-        "settings": {
-            "profile": config.profile.name,
-            "rulesets": selection.rulesets or catalogue.rulesets,
-            "timeout": config.timeout or config.profile.timeout,
-            "max_examples": config.profile.max_examples,
-            "seed": config.profile.seed,
-            "filters": selection.to_json(),
-            "known_failures": str(config.known_failures) if config.known_failures else None,
-            "strict_readings": config.strict_readings,
-            "allow_no_verdict": config.allow_no_verdict,
-            "shard": "{}/{}".format(*selection.shard) if selection.shard else None,
-            "fail_under": config.fail_under,
-        },
+        "engine": engine,
+        "settings": settings,
         "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "duration": round(duration, 3),
-        "verdict": None,   # _judge's, from what follows
-        "summary": None,
+        "verdict": judged,
+        "summary": summary,
         "results": as_json,
-        "rules": [row for row in rule_rows(catalogue, as_json, selection, mutation,
-                                           suite.property_rules(selection),
-                                           config.strict_readings)
-                  if row["ruleset"] not in deselected],
+        "rules": rules,
         "deselected": deselected,
         "problems": problems,
         "mutation": mutation,
-        "vocabulary": vocabulary.report_section(engine_info, claimed, as_json),
+        "vocabulary": _vocabulary_gate.report_section(engine_info, claimed, as_json),
     }
-    return _judge(report, claimed, exitfirst=config.exitfirst)
 
 
-def _judge(report: dict[str, Any], claimed: list[str] | None,
-           exitfirst: bool = False) -> dict[str, Any]:
-    """Fill in the report's verdict and summary from its results, rules, problems and
-    settings (one run's or merged shards'); the report."""
-    settings, results = report["settings"], report["results"]
-    handshake = next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
-    rows = (report["mutation"] or {}).get("mutants") or []
+def judgement(settings: Settings, results: list[ResultDict], rules: list[RuleRow],
+              problems: list[dict[str, str]], mutation: Mutation | None,
+              deselected: dict[str, int] | None, *, complete: bool,
+              claimed: list[str] | None, exitfirst: bool = False) -> tuple[Verdict, Summary]:
+    """A report's verdict and summary from its results, rules, problems and settings
+    (one run's or merged shards')."""
+    handshake = next((p["message"] for p in problems if p["kind"] == "handshake"), "")
+    rows = mutation["mutants"] if mutation else []
     unstarted = ""   # a mutation score of mutants that never ran says nothing
     if rows and all("error" in row for row in rows):
         unstarted = (f"none of the {len(rows)} mutants could start (the first: "
-                     f"{rows[0]['name']}: {rows[0]['error']:.300})")
+                     f"{rows[0]['name']}: {rows[0].get('error', ''):.300})")
     strict = bool(settings["strict_readings"])
     shard = settings.get("shard")
-    report["verdict"] = verdict(
-        results, report["rules"], complete=report["complete"], handshake=handshake,
+    judged = verdict(
+        results, rules, complete=complete, handshake=handshake,
         strict=strict, claimed=claimed, fail_under=settings.get("fail_under"),
         # a shard may hold nothing; `merge` judges the whole run
         allow_no_verdict=bool(settings.get("allow_no_verdict")) or shard is not None,
-        filters=filters_applied({**settings["filters"], "shard": shard}),
+        filters=filters_applied(settings["filters"], shard),
         selected=bool(settings["filters"]["select"]), exitfirst=exitfirst,
         unstarted_mutants=unstarted)
-    report["summary"] = item_counts(results, strict, engine_started=not handshake)
-    report["summary"]["deselected"] = sum((report.get("deselected") or {}).values())
+    summary = item_counts(results, strict, engine_started=not handshake)
+    summary["deselected"] = sum((deselected or {}).values())
+    return judged, summary
+
+
+def _judge(report: ReportDict, claimed: list[str] | None,
+           exitfirst: bool = False) -> ReportDict:
+    """Fill in the report's verdict and summary (`judgement`); the report."""
+    report["verdict"], report["summary"] = judgement(
+        report["settings"], report["results"], report["rules"], report["problems"],
+        report["mutation"], report.get("deselected"), complete=report["complete"],
+        claimed=claimed, exitfirst=exitfirst)
     return report
 
 
-def claimed_rulesets(engine_info: dict[str, Any], catalogue: Catalogue) -> list[str]:
+def claimed_rulesets(engine_info: Mapping[str, Any], catalogue: Catalogue) -> list[str]:
     """The rulesets the engine claims that the catalogue has (a claim of a ruleset
     nobody wrote cases for cannot be checked, and is said so at the handshake)."""
     known = set(catalogue.rulesets) | set(catalogue_folders(catalogue.root))
@@ -306,7 +334,7 @@ def review_known(known: KnownFailures, config: RunConfig, suite: Suite,
     return pinned + known.review(results, suite.ids())
 
 
-def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
+def merge_reports(reports: list[ReportDict]) -> ReportDict:
     """One report from the reports of ``--shard`` runs of one engine on one catalogue.
 
     Results are the union (an item in two shards is an error); the summary, each
@@ -340,7 +368,7 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     for report in reports:
         problems += [p for p in report["problems"] if p not in problems]
     coverage = first["verdict"].get("coverage")
-    merged = {
+    merged: ReportDict = {
         **first,
         "complete": all(r["complete"] for r in reports),
         "settings": {**first["settings"], "shard": None,
@@ -355,13 +383,13 @@ def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     }
     synthetic = merged.get("vocabulary", {}).get("synthetic")
     if synthetic is not None:   # older reports lack it
-        items = vocabulary.harness_items(results)
+        items = _vocabulary_gate.harness_items(results)
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     return _judge(merged, None if coverage is None
                   else coverage["claimed"] + coverage["claimed_not_run"])
 
 
-def carry_key(report: dict[str, Any]) -> dict[str, Any]:
+def carry_key(report: ReportDict) -> dict[str, object]:
     """What must be the same in a report and the run that carries items from it with
     ``--last-failed`` (as `merge_reports` asks of shards): the engine (spec, name,
     version, mutant), the catalogue, the suite's version, the profile and seed, and the
@@ -377,7 +405,7 @@ def carry_key(report: dict[str, Any]) -> dict[str, Any]:
             "filters": filters, "shard": settings.get("shard")}
 
 
-def run_key(config: RunConfig, digest: str) -> dict[str, Any]:
+def run_key(config: RunConfig, digest: str) -> dict[str, object]:
     """The part of `carry_key` a run knows before the engine's hello."""
     selection = config.selection
     return {"engine spec": config.engine_spec, "mutant": config.mutant, "catalogue": digest,
@@ -387,7 +415,7 @@ def run_key(config: RunConfig, digest: str) -> dict[str, Any]:
             "shard": "{}/{}".format(*selection.shard) if selection.shard else None}
 
 
-def carry_refused(previous: dict[str, Any], current: dict[str, Any]) -> str | None:
+def carry_refused(previous: ReportDict, current: dict[str, object]) -> str | None:
     """Why ``--last-failed`` may not carry items from ``previous`` into a run whose
     `carry_key` (or `run_key`) is ``current``, or None when it may: items of another
     engine, mutant, catalogue or profile would count as this run's (a broken mutant
@@ -403,15 +431,15 @@ def carry_refused(previous: dict[str, Any], current: dict[str, Any]) -> str | No
     return None
 
 
-def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],
-                  ids: Collection[str]) -> dict[str, Any]:
+def carry_forward(rerun: ReportDict, previous: ReportDict,
+                  ids: Collection[str]) -> ReportDict:
     """report.json after ``--last-failed``: every item of the ``previous`` report still
     in the catalogue (``ids``), those ``rerun`` ran as it found them, the others as the
     previous report had them, marked ``carried``; rules, summary and verdict judged
     again over all of them, under the previous run's filters, so the counts and the
     verdict describe the whole run, not the subset rerun."""
     fresh = {r["id"]: r for r in rerun["results"]}
-    results = []
+    results: list[ResultDict] = []
     for r in previous["results"]:
         if r["id"] in fresh:
             results.append(fresh.pop(r["id"]))
@@ -420,7 +448,7 @@ def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],
     results += fresh.values()   # not in the previous report (none, as it chose them)
     settings = rerun["settings"]
     strict = bool(settings["strict_readings"])
-    merged = {
+    merged: ReportDict = {
         **rerun,
         "settings": {**settings, "filters": previous["settings"]["filters"],
                      "shard": previous["settings"].get("shard")},
@@ -432,7 +460,7 @@ def carry_forward(rerun: dict[str, Any], previous: dict[str, Any],
     }
     synthetic = merged.get("vocabulary", {}).get("synthetic")
     if synthetic is not None:
-        items = vocabulary.harness_items(results)
+        items = _vocabulary_gate.harness_items(results)
         merged["vocabulary"] = {**merged["vocabulary"], "synthetic": {**synthetic, "items": items}}
     coverage = rerun["verdict"].get("coverage")
     return _judge(merged, None if coverage is None
@@ -447,42 +475,47 @@ def _summed(counts: Iterable[dict[str, int]]) -> dict[str, int]:
     return out
 
 
-def rule_rows(catalogue: Catalogue, results: list[dict[str, Any]], selection: Selection,
-              mutation: dict[str, Any] | None, property_rules: dict[str, list[str]],
-              strict: bool = False) -> list[dict[str, Any]]:
+def rule_rows(catalogue: Catalogue, results: list[ResultDict], selection: Selection,
+              mutation: Mutation | None, property_rules: dict[str, list[str]],
+              strict: bool = False) -> list[RuleRow]:
     """One row per rule in the index: its cases, properties, mutants and status
     (`_with_status`)."""
     mutants: dict[str, list[str]] = {}
-    for m in (mutation or {}).get("mutants", []):
+    for m in mutation["mutants"] if mutation else []:
         for rule in m["rules"]:
             mutants.setdefault(rule, []).append(m["name"])
     covering: dict[str, list[str]] = {}
     for case in catalogue.cases:
         for rule in case.rules:
             covering.setdefault(rule, []).append(case.id)
-    rows = [{"id": rule.id, "ruleset": rule.ruleset, "ref": rule.ref, "kind": rule.kind,
-             "title": rule.title, "cases": covering.get(rule.id, []),
-             "properties": sorted(p for p, rules in property_rules.items() if rule.id in rules),
-             "mutants": mutants.get(rule.id, [])}
-            for rule in catalogue.rules.values()
-            if not selection.rulesets or rule.ruleset in selection.rulesets]
+    # status and counts hold their place in the row; `_with_status` sets them
+    rows: list[RuleRow] = [
+        {"id": rule.id, "ruleset": rule.ruleset, "ref": rule.ref, "kind": rule.kind,
+         "title": rule.title, "cases": covering.get(rule.id, []),
+         "properties": sorted(p for p, rules in property_rules.items() if rule.id in rules),
+         "mutants": mutants.get(rule.id, []),
+         "status": "uncovered", "counts": {"pass": 0, "fail": 0, "error": 0, "skip": 0}}
+        for rule in catalogue.rules.values()
+        if not selection.rulesets or rule.ruleset in selection.rulesets]
     return _with_status(rows, results, strict)
 
 
-def _with_status(rows: list[dict[str, Any]], results: list[dict[str, Any]],
-                 strict: bool) -> list[dict[str, Any]]:
+def _with_status(rows: list[RuleRow], results: list[ResultDict],
+                 strict: bool) -> list[RuleRow]:
     """The rule rows, each with its status and counts from the results tagged with it,
     each as it speaks for that rule (`status_for`: a property with too few examples
     exercising the rule is a skip for it, listed in ``too_few_examples``)."""
-    by_rule: dict[str, list[dict[str, Any]]] = {}
+    by_rule: dict[str, list[ResultDict]] = {}
     for r in results:
         for rule in r["rules"]:
             by_rule.setdefault(rule, []).append(r)
-    out = []
+    out: list[RuleRow] = []
     for row in rows:
         tagged = by_rule.get(row["id"], [])
-        ran = [{**r, "status": status_for(r, row["id"])} for r in tagged]
-        counts = {s: sum(r["status"] == s for r in ran) for s in ("pass", "fail", "error", "skip")}
+        ran: list[ResultDict] = [{**r, "status": status_for(r, row["id"])} for r in tagged]
+        statuses = [r["status"] for r in ran]
+        counts: RuleCounts = {"pass": statuses.count("pass"), "fail": statuses.count("fail"),
+                              "error": statuses.count("error"), "skip": statuses.count("skip")}
         # a known failure is still a failure of its rule
         status = ("uncovered" if not row["cases"]
                   else rule_status(row["kind"], ran, strict) or "skip")
@@ -491,6 +524,6 @@ def _with_status(rows: list[dict[str, Any]], results: list[dict[str, Any]],
     return out
 
 
-def exit_status(report: dict[str, Any]) -> int:
+def exit_status(report: ReportDict) -> int:
     """The documented exit code for a finished (or interrupted) run (`ExitCode`)."""
     return int(report["verdict"]["exit_code"])

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from conformance import _catalogue, _doctor, _errors, _lifetime, _signals, vocabulary
 from conformance._arguments import parser
@@ -37,6 +37,7 @@ from conformance._select import count_line, features, last_failed, listing
 from conformance._settings import get_profile
 from conformance._shown import log_safe, shown
 from conformance._transcript import TranscriptSink, place, replay_hint
+from conformance._types import MutantRow, Mutation, ReportDict, RuleRow
 from conformance._verdict import (
     uncounted,
 )
@@ -151,7 +152,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
                           properties=not args.no_properties, cases=not args.no_cases,
                           shard=args.shard)
     suite = None
-    previous: dict[str, Any] | None = None   # --last-failed: the report the rest is carried from
+    previous: ReportDict | None = None   # --last-failed: the report the rest is carried from
     chosen: list[str] | None = None
     if args.last_failed or args.list:
         suite = Suite.load(args.cases, args.ruleset)
@@ -205,7 +206,7 @@ def _cmd_certify(args: argparse.Namespace) -> int:
         return uncounted(result.status, result.basis, args.strict_readings,
                          known is not None and known.matches(result.id))
 
-    def run() -> dict[str, Any]:   # the run, with a progress display of its own
+    def run() -> ReportDict:   # the run, with a progress display of its own
         progress = Progress(quiet=args.quiet, together=args.jobs > 1, verbose=args.verbose,
                             uncounted=not_counted)
         report = certify(config, on_result=progress, on_start=_announce,
@@ -248,7 +249,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
         return _conclude(merged, args.out, args.format)
 
 
-def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
+def _conclude(report: ReportDict, out: Path | None, fmt: str | None,
               durations: int | None = None,
               transcripts: Callable[[], Path | None] = lambda: None,
               cases: Path | None = None) -> int:
@@ -306,7 +307,7 @@ def _conclude(report: dict[str, Any], out: Path | None, fmt: str | None,
     return exit_status(report)
 
 
-def _place_transcripts(report: dict[str, Any], staging: Path,
+def _place_transcripts(report: ReportDict, staging: Path,
                        args: argparse.Namespace) -> Path | None:
     """Copy the run's transcripts where they belong and say how to replay one; returns
     the --transcript folder (None without it)."""
@@ -380,7 +381,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
         catalogue = _load_catalogue(args)
         props = {p.id: list(p.rules) for rs in catalogue.rulesets for p in properties_for(rs)}
-        mutants = {"mutants": list_mutants(args.ruleset)}
+        mutants = cast(Mutation, {"mutants": list_mutants(args.ruleset)})   # names, rules
         rows = rule_rows(catalogue, [], Selection(rulesets=args.ruleset), mutants, props)
         for row in rows:  # no run: say "not run" rather than pretend a status
             if row["status"] == "skip":
@@ -391,7 +392,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _shown_row(row: dict[str, Any]) -> dict[str, Any]:
+def _shown_row(row: RuleRow) -> RuleRow:
     """A rule row of a report, each text in it `shown` (one line, safe to print)."""
     def safe(value: Any) -> Any:
         if isinstance(value, str):
@@ -399,7 +400,7 @@ def _shown_row(row: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, list):
             return [safe(v) for v in value]
         return value
-    return {key: safe(value) for key, value in row.items()}
+    return cast(RuleRow, {key: safe(value) for key, value in row.items()})   # same keys
 
 
 def _print_features(catalogue: Catalogue) -> None:
@@ -437,7 +438,7 @@ def _report_path(path: Path) -> Path:
     return path / "report.json" if path.is_dir() else path
 
 
-def _read_report(path: Path) -> dict[str, Any]:
+def _read_report(path: Path) -> ReportDict:
     return Report.read(_report_path(path)).data
 
 
@@ -548,7 +549,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         return ExitCode.OK
     from conformance._suite import Suite
 
-    def show(row: dict[str, Any]) -> None:
+    def show(row: MutantRow) -> None:
         mark = ("SURVIVED" if not row["killed"] else
                 "killed" if row["certified"] else "killed (not by a seed item)")
         print(f"{shown(row['name'], 100):32} {mark:27} {', '.join(row['killed_by'][:3])}",
@@ -561,8 +562,9 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     print(f"mutation score {result['score']:.2%}: {len(result['mutants']) - len(survivors)} of "
           f"{len(result['mutants'])} mutants killed; {result['certified_score']:.2%} caught by "
           "the certification (killed by a seed-basis item)")
-    for m in survivors:
-        print(f"SURVIVED: {shown(m['name'], 100)} (breaks {shown(', '.join(m['rules']), 300)})")
+    for row in survivors:
+        print(f"SURVIVED: {shown(row['name'], 100)} "
+              f"(breaks {shown(', '.join(row['rules']), 300)})")
     broken = [m for m in result["mutants"] if "error" in m]
     if broken and len(broken) == len(result["mutants"]):
         print(f"conformance: none of the {len(broken)} mutants could start (the first: "

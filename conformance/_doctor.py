@@ -132,15 +132,17 @@ def _check_hello(doctor: Doctor, hello: dict[str, Any], mutant: str | None = Non
         return
     # optional, but without it the engine is taken to speak the latest version: items
     # using words added since the engine was written fail instead of being skipped
-    from conformance import vocabulary as words
+    from conformance import _vocabulary_gate
+    from conformance.vocabulary import history
 
     installed = ruleset_names()
     claimed = [r for r in hello.get("rulesets", ()) if r in installed]
-    latest = {r: words.history(r).latest for r in claimed}
+    latest = {r: history(r).latest for r in claimed}
+    named = ", ".join(_vocabulary_gate.version_name(r, v) for r, v in latest.items())
     doctor.add(WARN, "the hello declares no vocabulary version: taken to speak the latest ("
-               + (", ".join(words.version_name(r, v) for r, v in latest.items()) or "none")
+               + (named or "none")
                + ")",
-               f"{words.DECLARE_IT}: \"vocabulary\": "
+               f"{_vocabulary_gate.DECLARE_IT}: \"vocabulary\": "
                + json.dumps({r: v for r, v in latest.items()}) + " (the versions it was "
                "written against; docs/protocol.md)")
 

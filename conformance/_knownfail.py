@@ -22,11 +22,11 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from conformance._errors import UsageError
 from conformance._files import open_regular
 from conformance._results import Result
+from conformance._types import ReportDict
 
 #: ``<pattern>  #! <digest>  # comment``: an entry with its pin.
 _ENTRY = re.compile(r"^(?P<pattern>[^#]*?)\s*(?:#!\s*(?P<digest>[0-9a-f]+)\s*)?(?:#(?P<note>.*))?$")
@@ -201,7 +201,7 @@ def entry_line(pattern: str, digest: str = "", note: str = "") -> str:
     return pattern + (f"  #! {digest}" if digest else "") + (f"  # {note}" if note else "")
 
 
-def failures_list(report: dict[str, Any]) -> str:
+def failures_list(report: ReportDict) -> str:
     """A report's failures and errors as a known-failures file, pinned to its catalogue
     and suite version, each entry to its item's id and rules.
 

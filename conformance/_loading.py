@@ -30,6 +30,7 @@ from conformance._engine import (
 from conformance._errors import UsageError, did_you_mean
 from conformance._protocol import json_copy
 from conformance._shown import shown
+from conformance._types import MutantSpec
 
 SPEC_HELP = ("use NAME[:MUTANT] for a registered engine, 'python:package.module:factory' "
              "or 'cmd:<command line>'")
@@ -90,7 +91,7 @@ def _kind(spec: str, timeout: float, options: dict[str, Any]
                      f"(registered engines: {known})")
 
 
-def list_mutants(engine: Connection, spec: str) -> list[dict[str, Any]]:
+def list_mutants(engine: Connection, spec: str) -> list[MutantSpec]:
     """The mutants ``engine`` lists in its hello (closed after asking): one ``{"name",
     "ruleset", "rules", "description"}`` each, checked with the rest of the hello
     (reply-hello.json)."""

@@ -26,6 +26,7 @@ from conformance import _loading
 from conformance._parallel import leave_interrupts_to_parent
 from conformance._runner import Runner, Selection
 from conformance._settings import Profile
+from conformance._types import MutantRow, MutantSpec, Mutation
 
 if TYPE_CHECKING:
     from conformance._catalogue import Case
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def list_mutants(rulesets: list[str] | None = None,
-                 engine_spec: str = "reference") -> list[dict[str, Any]]:
+                 engine_spec: str = "reference") -> list[MutantSpec]:
     """The mutants the engine lists in its hello (``capabilities.mutants``), of
     ``rulesets`` (all when None): ``{"name", "ruleset", "rules", "description"}`` each.
     An engine that lists none is a usage error saying so."""
@@ -43,13 +44,13 @@ def list_mutants(rulesets: list[str] | None = None,
 
 
 def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
-                into: dict[str, Any] | None = None,
-                on_mutant: Callable[[dict[str, Any]], None] | None = None,
+                into: Mutation | None = None,
+                on_mutant: Callable[[MutantRow], None] | None = None,
                 jobs: int = 1, engine_spec: str = "reference",
                 engine_options: dict[str, Any] | None = None,
                 all_kills: bool = False,
-                mutants: list[dict[str, Any]] | None = None,
-                deadline: float = math.inf) -> dict[str, Any]:
+                mutants: list[MutantSpec] | None = None,
+                deadline: float = math.inf) -> Mutation:
     """Run each of the engine's mutants against the items tagged with the rules it breaks.
 
     With ``jobs`` > 1 in that many worker processes, forked with ``suite`` loaded.
@@ -60,18 +61,18 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     an ``error`` saying so (not killed), and a started one's items past it are not run,
     so a cut mutation never reads as a clean score.
     """
-    result: dict[str, Any] = into if into is not None else {"mutants": [], "score": 1.0,
-                                                             "certified_score": 1.0}
-    rows: list[dict[str, Any]] = result["mutants"]
+    result: Mutation = into if into is not None else {"mutants": [], "score": 1.0,
+                                                      "certified_score": 1.0}
+    rows = result["mutants"]
     if mutants is None:
         mutants = list_mutants(rulesets, engine_spec)
     order = {m["name"]: i for i, m in enumerate(mutants)}
 
-    def record(row: dict[str, Any]) -> None:
+    def record(row: MutantRow) -> None:
         rows.append(row)
         rows.sort(key=lambda r: order[r["name"]])
         result["score"] = sum(r["killed"] for r in rows) / len(rows)
-        result["certified_score"] = sum(r["certified"] for r in rows) / len(rows)
+        result["certified_score"] = sum(r.get("certified", False) for r in rows) / len(rows)
         if on_mutant is not None:
             on_mutant(row)
 
@@ -95,13 +96,13 @@ def run_mutants(suite: Suite, rulesets: list[str] | None, profile: Profile,
     return result
 
 
-def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
+def _run_mutant(mutant: MutantSpec, *, suite: Suite, profile: Profile, spec: str,
                 options: dict[str, Any], all_kills: bool,
-                deadline: float = math.inf) -> dict[str, Any]:
+                deadline: float = math.inf) -> MutantRow:
     """The mutant's row: the items tagged with its rules, run until nothing is left
     that could change the row (see the module docstring).  Whatever this mutant's run
     raises (an interrupt apart) is its row's ``error``, never the end of the others'."""
-    def unrun(error: str) -> dict[str, Any]:
+    def unrun(error: str) -> MutantRow:
         return {"name": mutant["name"], "ruleset": mutant["ruleset"], "rules": mutant["rules"],
                 "killed": False, "killed_by": [], "killed_for": [], "certified_for": [],
                 "certified": False, "error": error}
@@ -116,9 +117,9 @@ def _run_mutant(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
         return unrun(f"the mutant's run raised {type(exc).__name__}: {exc}")
 
 
-def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec: str,
+def _mutant_row(mutant: MutantSpec, *, suite: Suite, profile: Profile, spec: str,
                 options: dict[str, Any], all_kills: bool,
-                deadline: float = math.inf) -> dict[str, Any]:
+                deadline: float = math.inf) -> MutantRow:
     engine = _loading.connect(spec, mutant["name"], timeout=profile.timeout, **options)
     runner = Runner(suite.catalogue, engine, spec, profile,
                     Selection(rulesets=[mutant["ruleset"]], rules=mutant["rules"]),
@@ -146,7 +147,7 @@ def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
                     certified_for |= rules.intersection(result.rules)
     finally:
         engine.close()
-    row = {"name": mutant["name"], "ruleset": mutant["ruleset"],
+    row: MutantRow = {"name": mutant["name"], "ruleset": mutant["ruleset"],
            "rules": mutant["rules"], "killed": bool(killed_by), "killed_by": killed_by,
            "killed_for": [rule for rule in mutant["rules"] if rule in killed_for],
            # the rules whose breaking a seed-basis item caught: what a rule's mutant
@@ -161,9 +162,9 @@ def _mutant_row(mutant: dict[str, Any], *, suite: Suite, profile: Profile, spec:
 
 
 #: What forked workers inherit: every mutant's run but the mutant.
-_WORKER_JOB: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+_WORKER_JOB: Callable[[MutantSpec], MutantRow] | None = None
 
 
-def _run_in_worker(mutant: dict[str, Any]) -> dict[str, Any]:
+def _run_in_worker(mutant: MutantSpec) -> MutantRow:
     assert _WORKER_JOB is not None
     return _WORKER_JOB(mutant)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance._shown import shown, shown_lines
+from conformance._types import ReportDict
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr  # what Node.repr_failure returns; not public
@@ -98,7 +99,7 @@ class _Conformance:
         self.results: list[Result] = []     # from this process or, under xdist, every worker
         self.engine_info: dict[str, Any] = {}
         self.problems: list[dict[str, str]] = []
-        self.report: dict[str, Any] | None = None
+        self.report: ReportDict | None = None
         self._sent_engine = False   # what this process already sent with a report
         self._sent_problems = 0
         self._began = time.perf_counter()
@@ -263,7 +264,7 @@ class _Conformance:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.report is None:
             return
-        from conformance import vocabulary
+        from conformance import _vocabulary_gate
         from conformance._verdict import skip_reasons
         from conformance.report._text import differences, handshake_problem, verdict_line
 
@@ -277,7 +278,7 @@ class _Conformance:
         for r in differences(self.report):
             tr.write_line(f"differs from the reference engine: {r['id']}: "
                           f"{shown(r['message'], 160)}")
-        drift = vocabulary.drift_line(self.report["results"], self.report["engine"])
+        drift = _vocabulary_gate.drift_line(self.report["results"], self.report["engine"])
         if drift:
             tr.write_line(drift)
         tr.write_line(f"verdict: {shown(verdict_line(self.report), 4000)}")
@@ -389,7 +390,7 @@ class _ConformanceItem(pytest.Item):
 
 
 def _describe(result: Result, engine_info: dict[str, Any]) -> str:
-    from conformance import vocabulary
+    from conformance import _vocabulary_gate
 
     lines = [f"{result.status.upper()} {result.id} [rules: {', '.join(result.rules)}]"]
     if not result.mismatches:  # otherwise the message is the first mismatch, listed below
@@ -404,7 +405,7 @@ def _describe(result: Result, engine_info: dict[str, Any]) -> str:
             f"| {line}" for line in shown_lines(result.stderr, 30, 200)))
     if result.counterexample:
         lines.append("counterexample:\n" + result.counterexample)
-    hint = vocabulary.drift_hint(result.to_json(), engine_info)
+    hint = _vocabulary_gate.drift_hint(result.to_json(), engine_info)
     if hint:
         lines.append(hint)
     lines.append(f"rerun: {result.rerun}")

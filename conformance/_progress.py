@@ -11,10 +11,11 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
 from conformance._results import Result
 from conformance._shown import shown
+from conformance._types import MutantRow, ResultDict
 
 BAR = 24
 #: How the progress counts a failure or error that does not count toward the verdict.
@@ -73,7 +74,7 @@ class Progress:
         print(f"{status_label(result.status, why):5}  {shown(result.id, 200)}  "
               f"{result.duration:.2f}s{where}", file=self.stream, flush=True)
 
-    def mutant(self, row: dict[str, Any]) -> None:
+    def mutant(self, row: MutantRow) -> None:
         self._enter("mutants")
         self.step("killed" if row["killed"] else "survived")
 
@@ -131,7 +132,7 @@ class Progress:
 SHOWN_DURATION = 0.005
 
 
-def slowest_lines(results: list[dict[str, Any]], count: int) -> list[str]:
+def slowest_lines(results: list[ResultDict], count: int) -> list[str]:
     """``--durations N``: the N slowest items (0: every item), slowest first."""
     ranked = sorted(results, key=lambda r: -r["duration"])
     shown = ranked if count == 0 else ranked[:count]

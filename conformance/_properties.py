@@ -140,14 +140,15 @@ class Play:
             self._reference.engine.close()
 
 
-def record_features(features: Iterable[str]) -> None:
-    """Count the vocabulary features an example reached, as Hypothesis events (the
+def record_traits(traits: Iterable[str]) -> None:
+    """Count the traits an example reached (a pack's labels of what a generated scenario
+    exercises, ``instr:destroy``; not the vocabulary's features), as Hypothesis events (the
     generator-coverage counts, ``--hypothesis-show-statistics``).  A no-op outside a
     Hypothesis test: the runner plays a failing scenario once more, alone, for its
     transcript, and that play must judge the engine exactly as the sampled one did."""
     if currently_in_test_context():
-        for feature in sorted(features):
-            event(feature)
+        for trait in sorted(traits):
+            event(trait)
 
 
 def short(action: dict[str, Any]) -> str:

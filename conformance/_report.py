@@ -10,16 +10,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from conformance._results import Result
+from conformance._types import EngineInfo, ReportDict, RuleRow
 
 
 @dataclasses.dataclass(frozen=True)
 class Report:
     """One run's report: what ``conformance certify`` writes as report.json."""
 
-    data: dict[str, Any]
+    data: ReportDict
 
     @classmethod
     def read(cls, path: str | Path) -> Report:
@@ -70,10 +70,9 @@ class Report:
         return bool(self.data["complete"])
 
     @property
-    def engine(self) -> dict[str, Any]:
+    def engine(self) -> EngineInfo:
         """The engine's hello, plus the spec that started it."""
-        engine: dict[str, Any] = self.data["engine"]
-        return engine
+        return self.data["engine"]
 
     @property
     def results(self) -> list[Result]:
@@ -111,10 +110,9 @@ class Report:
                 if r["status"] in ("fail", "error") and r.get("expected_failure")]
 
     @property
-    def rules(self) -> list[dict[str, Any]]:
+    def rules(self) -> list[RuleRow]:
         """The rule rows: each rule's status, the items and mutants that cover it."""
-        rules: list[dict[str, Any]] = self.data["rules"]
-        return rules
+        return self.data["rules"]
 
     @property
     def mutation_score(self) -> float | None:
@@ -122,7 +120,7 @@ class Report:
         mutation = self.data["mutation"]
         return None if mutation is None else float(mutation["score"])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReportDict:
         """The report dict, as report.json holds it."""
         return self.data
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal, cast
 
-Status = Literal["pass", "fail", "error", "skip"]
-#: What an item's expectation rests on (see `conformance._verdict.basis`).
-Basis = Literal["seed", "reading", "context", "reference"]
+from conformance._types import Basis as Basis
+from conformance._types import Examples, ResultDict
+from conformance._types import Status as Status
 
 #: Worst first: a rule's status is the worst status of its cases and properties.
 STATUS_ORDER: tuple[str, ...] = ("error", "fail", "skip", "pass")
@@ -33,8 +34,8 @@ class Mismatch:
     """One difference between what a case expected and what the engine did."""
 
     path: str          # e.g. "step 1: cards.t1.damage" or "step 2: events.include[0]"
-    expected: Any
-    observed: Any
+    expected: object   # JSON
+    observed: object
 
 
 @dataclasses.dataclass
@@ -56,7 +57,7 @@ class Result:
     location: str = ""           # where the item is defined: "cases/vision/x.yaml:1"
     expected_failure: bool = False  # listed as a known failure (on a pass: an unexpected pass)
     basis: Basis = "seed"        # seed rules only | relies on a reading | context only | reference
-    examples: dict[str, int] | None = None  # a property's scenarios: generated, supported, actions
+    examples: Examples | None = None  # a property's scenarios: generated, supported, actions
     #: The vocabulary features it uses (a property: those of the scenarios it generated)
     #: and the minimum vocabulary version it needs (conformance/vocabulary.py).
     features: list[str] = dataclasses.field(default_factory=list)
@@ -72,17 +73,18 @@ class Result:
         self.message = bounded(self.message)
         self.stderr = bounded(self.stderr)
 
-    def to_json(self) -> dict[str, Any]:
-        """The result as report.json holds it."""
-        return dataclasses.asdict(self)
+    def to_json(self) -> ResultDict:
+        """The result as report.json holds it (`ResultDict`: the same fields)."""
+        return cast(ResultDict, dataclasses.asdict(self))   # asdict is untyped
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Result:
+    def from_json(cls, data: ResultDict) -> Result:
         """The result `to_json` wrote (report.json's, or what a pytest-xdist worker sends)."""
-        return cls(**{**data, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
+        fields: dict[str, Any] = {**data}
+        return cls(**{**fields, "mismatches": [Mismatch(**m) for m in data["mismatches"]]})
 
 
-def worst(statuses: list[str]) -> str:
+def worst(statuses: Sequence[str]) -> str:
     """The worst of some statuses; ``uncovered`` when there are none."""
     for status in STATUS_ORDER:
         if status in statuses:

@@ -30,7 +30,7 @@ import yaml
 from hypothesis import HealthCheck, Phase
 from hypothesis.errors import Unsatisfiable
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._catalogue import Case, Catalogue, Rule
 from conformance._discovery import properties_for
 from conformance._engine import Connection, EngineFault, Unsupported
@@ -39,6 +39,7 @@ from conformance._properties import NothingSupported, Play, Property, Violation,
 from conformance._results import Mismatch, Result
 from conformance._settings import Profile
 from conformance._transcript import Transcript, TranscriptSink
+from conformance._types import Filters
 from conformance._verdict import basis
 
 #: stderr kept per result; the tail is what explains a crash.
@@ -89,7 +90,7 @@ class Selection:
         return not self.rules or any(
             fnmatch.fnmatchcase(r, p) for r in rules for p in self.rules)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Filters:
         """What the report records; ``rulesets`` only when ``--ruleset`` was given."""
         return {"select": list(self.select), "rules": list(self.rules),
                 "rulesets": list(self.rulesets or []), "cases": self.cases,
@@ -267,7 +268,7 @@ class Runner:
     def _result(self, item: Case | Property, **fields: Any) -> Result:
         kind: Literal["case", "property"] = "case" if isinstance(item, Case) else "property"
         fields.setdefault("location", _location(item, self._cwd))
-        used, wanted = vocabulary.describe(item)   # a property's run passes its own
+        used, wanted = _vocabulary_gate.describe(item)   # a property's run passes its own
         fields.setdefault("features", used)
         fields.setdefault("needs_vocabulary", wanted.version)
         return Result(id=item.id, kind=kind, ruleset=item.ruleset, rules=list(item.rules),
@@ -301,7 +302,7 @@ class Runner:
         if item.ruleset not in self.engine_info.get("rulesets", []):
             return self._result(item, status="skip",
                                 message=f"engine does not claim ruleset {item.ruleset!r}")
-        why, kind = vocabulary.gate(item, self.engine_info)   # newer words, harness actions
+        why, kind = _vocabulary_gate.gate(item, self.engine_info)   # newer words, harness actions
         if why:
             return self._result(item, status="skip", message=why, skip_kind=kind)
         return None
@@ -344,8 +345,9 @@ class Runner:
         began = time.perf_counter()
         play = Play(self.engine, prop.ruleset, self.reference)
         # only scenarios in the vocabulary version the engine speaks
-        within = vocabulary.Within(prop, vocabulary.speaks(self.engine_info, prop.ruleset),
-                                   vocabulary.takes_synthetic(self.engine_info))
+        spoken = _vocabulary_gate.speaks(self.engine_info, prop.ruleset)
+        within = _vocabulary_gate.Within(prop, spoken,
+                                         _vocabulary_gate.takes_synthetic(self.engine_info))
         try:
             run = self._run_sampled if prop.exhaustive is None else self._run_exhaustive
             fields = run(prop, play, within)
@@ -354,7 +356,7 @@ class Runner:
             play.close()
 
     def _run_sampled(self, prop: Property, play: Play,
-                     within: vocabulary.Within) -> dict[str, Any]:
+                     within: _vocabulary_gate.Within) -> dict[str, Any]:
         """Hypothesis' sample of scenarios, seeded per property, shrunk on a violation."""
         failing: list[tuple[dict[str, Any], Violation]] = []
         faults: list[EngineFault] = []
@@ -405,8 +407,9 @@ class Runner:
             return done(**self._violated(prop, play, scenario, violation, violation.message))
         except Unsatisfiable:
             if within.refused and not unsupported:   # every scenario needed other words
-                return done(status="skip", message=within.refused, skip_kind=(
-                    vocabulary.SYNTHETIC if within.refused == vocabulary.NEEDS_HARNESS else None))
+                harness = within.refused == _vocabulary_gate.NEEDS_HARNESS
+                return done(status="skip", message=within.refused,
+                            skip_kind=_vocabulary_gate.SYNTHETIC if harness else None)
             if not unsupported:
                 return done(status="skip", message="unsupported: no scenario could be generated")
             return done(**_stopped(unsupported[0]))
@@ -437,7 +440,7 @@ class Runner:
         return done(status="pass")
 
     def _run_exhaustive(self, prop: Property, play: Play,
-                        within: vocabulary.Within) -> dict[str, Any]:
+                        within: _vocabulary_gate.Within) -> dict[str, Any]:
         """Every scenario of a small scope (in the engine's vocabulary version), in order;
         the first violation is the result."""
         count = 0

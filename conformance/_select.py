@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._catalogue import Case
 from conformance._errors import UsageError
 from conformance._files import read_report_text
@@ -80,10 +80,12 @@ def stops_run(result: Result, known: KnownFailures | None, strict: bool) -> bool
     return known is None or not known.matches(result.id)
 
 
-def features(item: Case | Property) -> tuple[list[str], vocabulary.Needs]:
+def features(item: Case | Property) -> tuple[list[str], _vocabulary_gate.Needs]:
     """The vocabulary features ``item`` uses and the vocabulary version it needs (a
     property's: from scenarios its generators draw)."""
-    return vocabulary.describe(item) if isinstance(item, Case) else vocabulary.sampled(item)
+    if isinstance(item, Case):
+        return _vocabulary_gate.describe(item)
+    return _vocabulary_gate.sampled(item)
 
 
 def listing(items: Sequence[Case | Property]) -> list[str]:

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
 from conformance._errors import UsageError
 from conformance._files import read_report_text
 from conformance._protocol import deeper_than
+from conformance._types import Mutation, ReportDict
 
 #: Deeper than any report a run writes (report, results, a result, its mismatches, a
 #: mismatch: 5 levels, then an engine's observed value) and far below what makes
@@ -43,7 +44,7 @@ class InconsistentReport(UsageError):
     results give.  ``disagreements`` lists ``(field, what the file says, what its
     results give)``."""
 
-    def __init__(self, path: str, disagreements: list[tuple[str, Any, Any]]) -> None:
+    def __init__(self, path: str, disagreements: list[tuple[str, object, object]]) -> None:
         self.path, self.disagreements = path, disagreements
         shown = "; ".join(f"{field} says {_show(said)}, its results give {_show(found)}"
                           for field, said, found in disagreements[:_SHOWN])
@@ -55,7 +56,7 @@ class InconsistentReport(UsageError):
             "matches the one certify printed (docs/reports.md, 'A report checks itself')")
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 120 else text[:120] + "..."
 
@@ -99,12 +100,12 @@ def load_json(path: str | Path) -> Any:
 MAX_INT = 2**63
 
 
-def out_of_range(value: Any) -> str:
+def out_of_range(value: object) -> str:
     """Where in ``value`` (a report's JSON) a number lies beyond `MAX_INT`, or is a
     float that is not finite (``1e400`` reads as infinity): ``results[0].duration``;
     "" when none does.  Such a number is valid JSON and fits the schema, but no
     renderer or sum of durations is made for it."""
-    stack: list[tuple[Any, str]] = [(value, "")]
+    stack: list[tuple[object, str]] = [(value, "")]
     while stack:
         item, where = stack.pop()
         if isinstance(item, dict):
@@ -119,7 +120,7 @@ def out_of_range(value: Any) -> str:
     return ""
 
 
-def check(report: dict[str, Any], path: str | Path) -> None:
+def check(report: ReportDict, path: str | Path) -> None:
     """Raise `InconsistentReport` when ``report`` (valid against the report schema)
     says anything its results do not give."""
     try:
@@ -130,28 +131,28 @@ def check(report: dict[str, Any], path: str | Path) -> None:
         raise InconsistentReport(str(path), found)
 
 
-def recomputed(report: dict[str, Any]) -> dict[str, Any]:
+def recomputed(report: ReportDict) -> ReportDict:
     """``report`` with its rule statuses and counts, summary and verdict computed again
     from its results, exactly as a run (or `merge`) computes them; ``report`` is left
     as it was."""
     from conformance._certify import _judge, _with_status
 
     strict = bool(report["settings"]["strict_readings"])
-    rows = [{k: v for k, v in row.items() if k not in ("status", "counts", "too_few_examples")}
-            for row in report["rules"]]
-    again = {**report, "rules": _with_status(rows, report["results"], strict)}
+    # `_with_status` sets each row's status, counts and too_few_examples anew
+    again: ReportDict = {**report, "rules": _with_status(report["rules"], report["results"],
+                                                         strict)}
     coverage = report["verdict"].get("coverage")
     claimed = None if coverage is None else coverage["claimed"] + coverage["claimed_not_run"]
     return _judge(again, claimed, exitfirst=stopped_by_exitfirst(report))
 
 
-def stopped_by_exitfirst(report: dict[str, Any]) -> bool:
+def stopped_by_exitfirst(report: ReportDict) -> bool:
     """Whether the run was ended by ``-x`` (it says so among its problems)."""
     return any(p["kind"] == "interrupted" and "-x/--exitfirst" in p["message"]
                for p in report["problems"])
 
 
-def disagreements(report: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
+def disagreements(report: ReportDict) -> Iterator[tuple[str, object, object]]:
     """Each ``(field, what the report says, what its results give)`` that differ."""
     seen: set[str] = set()
     for r in report["results"]:   # one result per item: a second one would hide the first
@@ -162,7 +163,9 @@ def disagreements(report: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
     again = recomputed(report)
     yield from _differ("verdict", report["verdict"], again["verdict"])
     yield from _differ("summary", report["summary"], again["summary"])
-    for said, found in zip(report["rules"], again["rules"], strict=True):
+    for said_row, found_row in zip(report["rules"], again["rules"], strict=True):
+        said: Mapping[str, object] = said_row   # compared key by key
+        found: Mapping[str, object] = found_row
         for key in ("status", "counts", "too_few_examples"):
             if key in said and said[key] != found[key]:   # older reports lack the last
                 yield f"rules[{said['id']}].{key}", said[key], found[key]
@@ -182,14 +185,14 @@ def disagreements(report: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
     yield from _mutation(report["mutation"])
     synthetic = report.get("vocabulary", {}).get("synthetic")
     if synthetic is not None:
-        from conformance import vocabulary
+        from conformance import _vocabulary_gate
 
-        items = vocabulary.harness_items(report["results"])
+        items = _vocabulary_gate.harness_items(report["results"])
         if synthetic["items"] != items:
             yield "vocabulary.synthetic.items", synthetic["items"], items
 
 
-def _mutation(mutation: dict[str, Any] | None) -> Iterator[tuple[str, Any, Any]]:
+def _mutation(mutation: Mutation | None) -> Iterator[tuple[str, object, object]]:
     """The mutation scores follow from the mutant rows."""
     if not mutation:
         return
@@ -207,12 +210,13 @@ def _mutation(mutation: dict[str, Any] | None) -> Iterator[tuple[str, Any, Any]]
         return
     scores = {"score": sum(r["killed"] for r in rows) / len(rows),
               "certified_score": sum(r.get("certified", r["killed"]) for r in rows) / len(rows)}
+    given: Mapping[str, object] = mutation   # compared key by key
     for key, value in scores.items():
-        if key in mutation and mutation[key] != value:
-            yield f"mutation.{key}", mutation[key], value
+        if key in given and given[key] != value:
+            yield f"mutation.{key}", given[key], value
 
 
-def _differ(where: str, said: Any, found: Any) -> Iterator[tuple[str, Any, Any]]:
+def _differ(where: str, said: object, found: object) -> Iterator[tuple[str, object, object]]:
     """Where ``said`` and ``found`` differ, field by field; a key an older report lacks
     is not a difference (the schema says which keys it must have)."""
     if isinstance(said, dict) and isinstance(found, dict):

@@ -12,10 +12,10 @@ reports alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from conformance._errors import UsageError
 from conformance._runner import Selection, shard_of
+from conformance._types import ReportDict
 
 
 def _some(ids: Sequence[str], shown: int = 3) -> str:
@@ -23,7 +23,7 @@ def _some(ids: Sequence[str], shown: int = 3) -> str:
     return ", ".join(repr(i) for i in ids[:shown]) + more
 
 
-def assigned(report: dict[str, Any], shard: tuple[int, int]) -> set[str]:
+def assigned(report: ReportDict, shard: tuple[int, int]) -> set[str]:
     """The item ids the hash assigns to ``shard`` among those the report's filters
     select (the rule rows name every item of the selected rulesets)."""
     filters = report["settings"]["filters"]
@@ -40,7 +40,7 @@ def assigned(report: dict[str, Any], shard: tuple[int, int]) -> set[str]:
             if selection.wants(item, ruleset, tuple(sorted(rules)))}
 
 
-def check_complete(reports: Sequence[dict[str, Any]]) -> None:
+def check_complete(reports: Sequence[ReportDict]) -> None:
     """Raise `UsageError` unless ``reports`` are the shards 1/N to N/N of one run, each
     once, each holding only items the hash assigns it and, when it ran to the end,
     every one of them.  One report that is no shard is a whole run, and passes."""
@@ -51,11 +51,12 @@ def check_complete(reports: Sequence[dict[str, Any]]) -> None:
         raise UsageError(f"cannot merge: report {shards.index(None) + 1} of {len(reports)} is "
                          "not a shard (its settings.shard is null); merge the reports of "
                          "--shard I/N runs, or read a whole run's report as it is")
-    parsed = [(int(i), int(n)) for i, _, n in (s.partition("/") for s in shards)]
+    named = [s for s in shards if s is not None]   # all of them
+    parsed = [(int(i), int(n)) for i, _, n in (s.partition("/") for s in named)]
     splits = sorted({n for _, n in parsed})
     if len(splits) > 1:
         raise UsageError(f"cannot merge: the shards split the run differently "
-                         f"({', '.join(shards)}); merge the N shards of one --shard I/N run")
+                         f"({', '.join(named)}); merge the N shards of one --shard I/N run")
     total = splits[0]
     seen: set[int] = set()
     for index, _ in parsed:
@@ -68,7 +69,7 @@ def check_complete(reports: Sequence[dict[str, Any]]) -> None:
     missing = [f"{i}/{total}" for i in range(1, total + 1) if i not in seen]
     if missing:
         raise UsageError(f"cannot merge: shard(s) {', '.join(missing)} missing (given: "
-                         f"{', '.join(sorted(shards))}); without them the merged report is "
+                         f"{', '.join(sorted(named))}); without them the merged report is "
                          "not the whole run: merge every shard's report")
     for report, (index, _) in zip(reports, parsed, strict=True):
         stray = [r["id"] for r in report["results"] if shard_of(r["id"], total) != index]

@@ -18,9 +18,10 @@ import hashlib
 import shlex
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from conformance import _files
+from conformance._types import ResultDict
 
 if TYPE_CHECKING:
     from conformance._results import Result
@@ -107,7 +108,7 @@ def staged_name(item_id: str, suffix: str) -> str:
     return hashlib.sha256(item_id.encode("utf-8")).hexdigest()[:32] + suffix
 
 
-def place(staged: Path, results: Iterable[dict[str, Any]], failing_to: Path | None,
+def place(staged: Path, results: Iterable[ResultDict], failing_to: Path | None,
           every_to: Path | None, name: Callable[[str, str], str]) -> list[Path]:
     """Copy the staged transcripts: failing items' into ``failing_to`` (the run's
     ``counterexamples/``), every item's into ``every_to`` (``--transcript``), each

@@ -10,11 +10,22 @@ renderings, badge, ``diff``) reads the outcome computed here, so they cannot dis
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Literal, cast
 
 from conformance._catalogue import CONTEXT, READING, SEED_KINDS, Rule
 from conformance._errors import ExitCode
-from conformance._results import Basis, worst
+from conformance._results import worst
+from conformance._types import (
+    Basis,
+    Filters,
+    ResultDict,
+    RuleRow,
+    Status,
+    Summary,
+    Tally,
+    TooFewExamples,
+    Verdict,
+)
 
 INFORMATIVE = "informative"
 
@@ -59,7 +70,7 @@ def group(kind: str) -> str:
     return kind if kind in (READING, CONTEXT) else "seed"
 
 
-def status_for(result: Mapping[str, Any], rule_id: str) -> str:
+def status_for(result: ResultDict, rule_id: str) -> Status:
     """A result's status as it speaks for one rule it is tagged with.
 
     A property checks a rule only through the supported examples that exercised it
@@ -72,24 +83,25 @@ def status_for(result: Mapping[str, Any], rule_id: str) -> str:
     """
     if (result["status"] == "pass" and result.get("kind") == "property"
             and result.get("basis") != "reference"):
-        examples = result.get("examples") or {}
-        reached = examples.get("exercised")
-        if reached is not None and reached.get(rule_id, 0) < examples.get("min_exercised", 1):
+        examples = result.get("examples")
+        reached = examples.get("exercised") if examples else None
+        if (examples and reached is not None
+                and reached.get(rule_id, 0) < examples.get("min_exercised", 1)):
             return "skip"
-    return str(result["status"])
+    return result["status"]
 
 
-def too_few_examples(results: Iterable[Mapping[str, Any]], rule_id: str,
-                     ) -> list[dict[str, Any]]:
+def too_few_examples(results: Iterable[ResultDict], rule_id: str) -> list[TooFewExamples]:
     """The passing properties that do not check ``rule_id`` for too few examples
     exercising it (`status_for`): ``{property, exercised, needed}`` each."""
-    return [{"property": r["id"], "exercised": r["examples"]["exercised"].get(rule_id, 0),
-             "needed": r["examples"].get("min_exercised", 1)}
+    return [{"property": r["id"], "exercised": examples.get("exercised", {}).get(rule_id, 0),
+             "needed": examples.get("min_exercised", 1)}
             for r in results
-            if r["status"] == "pass" and status_for(r, rule_id) == "skip"]
+            if r["status"] == "pass" and status_for(r, rule_id) == "skip"
+            and (examples := r.get("examples")) is not None]
 
 
-def rule_status(kind: str, results: list[dict[str, Any]], strict: bool) -> str | None:
+def rule_status(kind: str, results: list[ResultDict], strict: bool) -> str | None:
     """A rule's status from the results tagged with it; None when none says anything.
 
     Items that compare with the reference engine never speak for a rule.  For a
@@ -102,20 +114,20 @@ def rule_status(kind: str, results: list[dict[str, Any]], strict: bool) -> str |
     return worst(statuses) if statuses else None
 
 
-def items_checked(rule: Mapping[str, Any]) -> tuple[int, int]:
+def items_checked(rule: RuleRow) -> tuple[int, int]:
     """(items that ran to a pass or fail, items the catalogue tags with the rule): the
     catalogue's total, not the run's, as an item left out by a filter was not checked."""
     total = len(rule["cases"]) + len(rule["properties"])
     return rule["counts"]["pass"] + rule["counts"]["fail"], total
 
 
-def fully_checked(rule: Mapping[str, Any]) -> bool:
+def fully_checked(rule: RuleRow) -> bool:
     """Every item tagged with the rule ran, and the rule passes."""
     ran, total = items_checked(rule)
     return rule["status"] == "pass" and total > 0 and ran >= total
 
 
-def rule_counts(rules: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+def rule_counts(rules: Iterable[RuleRow]) -> dict[str, dict[str, int]]:
     """The one count of rules every view shows, per group (seed, reading, context, and
     informative, kept apart as it states nothing to follow): ``total``, one count per
     status, and ``checked`` (`fully_checked`)."""
@@ -129,8 +141,8 @@ def rule_counts(rules: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]
     return tally
 
 
-def item_counts(results: Iterable[Mapping[str, Any]], strict: bool,
-                engine_started: bool = True) -> dict[str, int]:
+def item_counts(results: Iterable[ResultDict], strict: bool,
+                engine_started: bool = True) -> Summary:
     """The report's ``summary``, the one count of items every view shows (its fields:
     docs/reports.md); before the engine started, every failure counts."""
     out = {"total": 0, "pass": 0, "fail": 0, "error": 0, "skip": 0,
@@ -153,29 +165,30 @@ def item_counts(results: Iterable[Mapping[str, Any]], strict: bool,
             out["differs_from_reference"] += 1
         else:
             out["differs_from_readings"] += 1
-    return out
+    return cast(Summary, out)   # Summary's keys, counted by status name
 
 
-def filters_applied(settings_filters: Mapping[str, Any]) -> list[str]:
-    """What a run's filters left out, in the options' own words (empty: nothing)."""
+def filters_applied(settings_filters: Filters, shard: str | None = None) -> list[str]:
+    """What a run's filters (and ``--shard``) left out, in the options' own words
+    (empty: nothing)."""
     said = [f"--select {p}" for p in settings_filters.get("select", [])]
     said += [f"--rule {p}" for p in settings_filters.get("rules", [])]
     if settings_filters.get("rulesets"):
-        said.append("--ruleset " + ",".join(settings_filters["rulesets"]))
+        said.append("--ruleset " + ",".join(settings_filters.get("rulesets", [])))
     if settings_filters.get("cases") is False:
         said.append("--no-cases")
     if settings_filters.get("properties") is False:
         said.append("--no-properties")
-    if settings_filters.get("shard"):
-        said.append(f"--shard {settings_filters['shard']}")
+    if shard:
+        said.append(f"--shard {shard}")
     return said
 
 
-def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, complete: bool,
+def verdict(results: list[ResultDict], rules: list[RuleRow], *, complete: bool,
             handshake: str, strict: bool, allow_no_verdict: bool,
             claimed: list[str] | None = None, filters: list[str] | None = None,
             fail_under: float | None = None, selected: bool = False,
-            exitfirst: bool = False, unstarted_mutants: str = "") -> dict[str, Any]:
+            exitfirst: bool = False, unstarted_mutants: str = "") -> Verdict:
     """The run's outcome: a status, the exit code, one sentence, and rule counts.
 
     Rules are counted over the rulesets the engine ``claimed`` (all when None):
@@ -247,10 +260,14 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
     if fail_under is not None and status in ("pass", "partial") and percent < fail_under:
         code = ExitCode.FAILURES
         message += f"; below --fail-under {fail_under:g}: {percent:.0f}% of the seed rules checked"
+    def rules_of(name: str) -> Tally:
+        return {"pass": tally[name]["pass"], "total": tally[name]["total"],
+                "checked": tally[name]["checked"]}
+
     return {"status": status, "exit_code": int(code), "message": message,
             "strict_readings": strict,
-            "rules": {name: {"pass": tally[name]["pass"], "total": tally[name]["total"],
-                             "checked": tally[name]["checked"]} for name in GROUPS},
+            "rules": {"seed": rules_of("seed"), "reading": rules_of(READING),
+                      "context": rules_of(CONTEXT)},
             "informative_rules": tally[INFORMATIVE]["total"],
             "coverage": {
                 "claimed": claimed_here, "claimed_not_run": not_run,
@@ -262,7 +279,7 @@ def verdict(results: list[dict[str, Any]], rules: list[dict[str, Any]], *, compl
             }}
 
 
-def skip_kinds(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
+def skip_kinds(results: list[ResultDict]) -> list[tuple[str, int]]:
     """Skipped items counted by the kind the engine gave (`Unsupported.kind`); none when
     no skip has a kind (a line saying only "N no kind given" tells nothing)."""
     kinds = [(kind, len(ids)) for kind, ids in skip_reasons(results, "skip_kind", NO_KIND)]
@@ -272,7 +289,7 @@ def skip_kinds(results: list[dict[str, Any]]) -> list[tuple[str, int]]:
 NO_KIND = "no kind given"
 
 
-def skip_reasons(results: list[dict[str, Any]], by: str = "message",
+def skip_reasons(results: list[ResultDict], by: Literal["message", "skip_kind"] = "message",
                  unsaid: str = "(no reason given)") -> list[tuple[str, list[str]]]:
     """Skipped items grouped by reason (or another key ``by``), most frequent first:
     what to map next."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
 from conformance import _files
+from conformance._types import ReportDict
 from conformance.report import _badge, _github, _html, _junit, _markdown, _text
 from conformance.report._schema import InvalidReport, validate_report
 
@@ -33,7 +34,7 @@ FILENAMES: dict[str, str] = {
 }
 
 
-def _json(report: dict[str, Any]) -> str:
+def _json(report: ReportDict) -> str:
     try:
         text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
@@ -42,7 +43,7 @@ def _json(report: dict[str, Any]) -> str:
     return text + "\n"
 
 
-_RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
+_RENDERERS: dict[str, Callable[[ReportDict], str]] = {
     "json": _json,
     "md": _markdown.render,
     "junit": _junit.render,
@@ -52,7 +53,7 @@ _RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-def render(report: dict[str, Any], fmt: str) -> str:
+def render(report: ReportDict, fmt: str) -> str:
     """The report in one format: ``json``, ``md``, ``html``, ``junit`` or ``badge``."""
     try:
         renderer = _RENDERERS[fmt]
@@ -64,7 +65,7 @@ def render(report: dict[str, Any], fmt: str) -> str:
 
 
 def write_reports(
-    report: dict[str, Any],
+    report: ReportDict,
     out_dir: Path,
     formats: Iterable[str] = ("json", "md", "junit", "html", "badge"),
     *,
@@ -123,7 +124,7 @@ def safe_filename(item_id: str, suffix: str = ".yaml") -> str:
     return _files.item_filename(item_id, suffix)
 
 
-def write_counterexamples(report: dict[str, Any], out_dir: Path) -> list[Path]:
+def write_counterexamples(report: ReportDict, out_dir: Path) -> list[Path]:
     """Write each failed property's shrunk scenario to ``out_dir/counterexamples/``.
 
     The folder belongs to the run: the files an earlier run left in it (names
@@ -163,7 +164,7 @@ def _replace(path: Path, text: str) -> None:
     _files.replace(path, text)
 
 
-def rule_table(report_or_rules: dict[str, Any] | list[dict[str, Any]],
+def rule_table(report_or_rules: ReportDict | Sequence[Mapping[str, Any]],
                tablefmt: str = "simple") -> str:
     """The rule-coverage table behind ``conformance rules``.
 

@@ -30,13 +30,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from conformance._types import ReportDict
 from conformance._verdict import rule_counts
 
 #: A partial run with at least this fraction of its seed rules checked is yellow.
 YELLOW_FROM = 0.5
 
 
-def badge(report: dict[str, Any], ruleset: str | None = None) -> dict[str, Any]:
+def badge(report: ReportDict, ruleset: str | None = None) -> dict[str, Any]:
     """The endpoint data for the whole run, or for one ruleset in it."""
     verdict = report["verdict"]
     status = verdict["status"]
@@ -79,5 +80,5 @@ def badge(report: dict[str, Any], ruleset: str | None = None) -> dict[str, Any]:
     return {"schemaVersion": 1, "label": label, "message": message, "color": colour}
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: ReportDict) -> str:
     return json.dumps(badge(report), ensure_ascii=False, indent=2) + "\n"

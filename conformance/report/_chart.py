@@ -15,7 +15,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from typing import Any
+
+from conformance._types import RuleRow
 
 #: Status colours, shared with the HTML tables (colour-blind safe pairs + text labels).
 COLOURS = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#bc4c00", "skip": "#8c959f",
@@ -35,20 +36,17 @@ GAP = 6
 SEPARATE_KINDS = {"reading": "readings", "context": "context"}
 
 
-def _e(text: Any) -> str:
+def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def family(rule: dict[str, Any]) -> str:
+def family(rule: RuleRow) -> str:
     """The rule family a rule row belongs to: its section of the rulebook.
 
-    An index entry may name it (``section``); otherwise Q&A entries form one
-    family, readings and context entries one each, and other entries are grouped
-    by the first part of their reference ("12.3.1" -> "12", "609.7a" -> "609.7",
+    Q&A entries form one family, readings and context entries one each, and other
+    entries are grouped by the first part of their reference ("12.3.1" -> "12", "609.7a" -> "609.7",
     a named section such as "ジャマー効果 bullet 3" -> "ジャマー効果").
     """
-    if rule.get("section"):
-        return str(rule["section"])
     kind = rule.get("kind", "rule")
     if kind in SEPARATE_KINDS:
         return SEPARATE_KINDS[kind]
@@ -64,12 +62,12 @@ def family(rule: dict[str, Any]) -> str:
     return word.group() if word else rule["id"].split("/", 1)[-1].split("/")[0]
 
 
-def counted(rules: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def counted(rules: Iterable[RuleRow]) -> list[RuleRow]:
     """The rule rows a pass rate counts: covered, and not a heading."""
     return [r for r in rules if r.get("kind") != "informative" and r["status"] != "uncovered"]
 
 
-def groups(rules: Iterable[dict[str, Any]]) -> list[tuple[str, str]]:
+def groups(rules: Iterable[RuleRow]) -> list[tuple[str, str]]:
     """(ruleset, family) pairs in index order, each once."""
     seen: dict[tuple[str, str], None] = {}
     for rule in counted(rules):
@@ -77,7 +75,7 @@ def groups(rules: Iterable[dict[str, Any]]) -> list[tuple[str, str]]:
     return list(seen)
 
 
-def tally(rules: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
+def tally(rules: Iterable[RuleRow]) -> dict[tuple[str, str], dict[str, int]]:
     """Status counts per (ruleset, family), plus a ``(ruleset, "all")`` total of its seed
     rules (readings and context have bars of their own, outside the total, as the
     verdict counts them: `conformance._verdict.rule_counts`)."""
@@ -93,14 +91,14 @@ def tally(rules: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, in
     return out
 
 
-def display_status(rule: dict[str, Any]) -> str:
+def display_status(rule: RuleRow) -> str:
     """A rule row's status as the charts and comparison show it."""
     if rule["status"] == "fail" and rule.get("kind") in SEPARATE_KINDS:
         return "differs"
     return str(rule["status"])
 
 
-def _rows(rules: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
+def _rows(rules: list[RuleRow]) -> list[tuple[str, str, bool]]:
     """(ruleset, family, is_ruleset_total) in drawing order."""
     rows: list[tuple[str, str, bool]] = []
     for ruleset, fam in groups(rules):
@@ -114,7 +112,7 @@ def _label(ruleset: str, fam: str, total: bool) -> str:
     return f"{ruleset} (seed rules)" if total else f"  {fam}"
 
 
-def stacked(rules: list[dict[str, Any]], title: str) -> str:
+def stacked(rules: list[RuleRow], title: str) -> str:
     """One engine: a stacked bar per ruleset and family (pass, fail, error, skip)."""
     rows = _rows(rules)
     counts = tally(rules)
@@ -145,7 +143,7 @@ def stacked(rules: list[dict[str, Any]], title: str) -> str:
     return "".join(parts)
 
 
-def side_by_side(engines: list[tuple[str, list[dict[str, Any]]]], title: str) -> str:
+def side_by_side(engines: list[tuple[str, list[RuleRow]]], title: str) -> str:
     """Several engines: per ruleset and family, one bar per engine with its pass rate."""
     if not engines:
         return ""

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from conformance._results import worst
+from conformance._types import ReportDict, ResultDict, RuleRow
 from conformance._verdict import rule_counts
 from conformance.report import _chart, _replace, _text
 from conformance.report._html import anchor, e, ident, page, status_badge, table, tr
@@ -26,15 +26,15 @@ class Column:
     """One engine's report, as a column of the comparison."""
 
     label: str
-    report: dict[str, Any]
+    report: ReportDict
     source: str                       # the report file(s) it came from
-    rules: dict[str, dict[str, Any]]  # rule id -> rule row (restricted to shared items)
+    rules: dict[str, RuleRow]  # rule id -> rule row (restricted to shared items)
 
     @property
     def digest(self) -> str:
         return str(self.report["suite"]["catalogue_digest"])
 
-    def failing_items(self, rule_id: str) -> list[dict[str, Any]]:
+    def failing_items(self, rule_id: str) -> list[ResultDict]:
         return [r for r in self.report["results"]
                 if rule_id in r["rules"] and r["status"] in ("fail", "error")]
 
@@ -42,18 +42,18 @@ class Column:
 @dataclasses.dataclass
 class Comparison:
     columns: list[Column]
-    rules: list[dict[str, Any]]       # the rows, in index order (from the first report)
+    rules: list[RuleRow]       # the rows, in index order (from the first report)
     shared_only: bool                 # catalogues differ: only shared items compared
     notes: list[str]
 
 
-def merge_shards(reports: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+def merge_shards(reports: list[tuple[str, ReportDict]]) -> list[tuple[str, ReportDict]]:
     """Shard reports (``--shard I/N``) of one engine on one catalogue become one report,
     in the place of its first shard; other reports stay as they are."""
     from conformance._certify import merge_reports
 
-    slots: list[list[tuple[str, dict[str, Any]]]] = []
-    by_run: dict[tuple[Any, ...], list[tuple[str, dict[str, Any]]]] = {}
+    slots: list[list[tuple[str, ReportDict]]] = []
+    by_run: dict[tuple[str | None, ...], list[tuple[str, ReportDict]]] = {}
     for source, report in reports:
         if not report["settings"].get("shard"):
             slots.append([(source, report)])
@@ -69,17 +69,17 @@ def merge_shards(reports: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, d
             for slot in slots]
 
 
-def _one_catalogue(reports: list[dict[str, Any]]) -> bool:
+def _one_catalogue(reports: list[ReportDict]) -> bool:
     """Whether reports whose catalogue digests differ ran one catalogue with different
     --ruleset: they agree on the own digest of every ruleset they share (if any)."""
-    own = [r["suite"].get("ruleset_digests") for r in reports]
+    own = [r["suite"].get("ruleset_digests") or {} for r in reports]
     if not all(own):   # an older report: only the whole digest to go by
         return False
     shared = set.intersection(*(set(o) for o in own))
     return all(len({o[name] for o in own}) == 1 for name in shared)
 
 
-def compare(reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
+def compare(reports: list[tuple[str, ReportDict]]) -> Comparison:
     """Build the comparison of already-validated reports (shards are merged first)."""
     reports = merge_shards(reports)
     digests = {r["suite"]["catalogue_digest"] for _, r in reports}
@@ -109,8 +109,7 @@ def compare(reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
         if shared_only:
             rows = {rid: _restricted(row, report, item_ids) for rid, row in rows.items()}
         columns.append(Column(label, report, source, rows))
-    first = reports[0][1] if reports else {"rules": []}
-    rules = [row for row in first["rules"] if row["id"] in set(rule_ids)]
+    rules = [row for row in reports[0][1]["rules"] if row["id"] in set(rule_ids)] if reports else []
     return Comparison(columns, rules, shared_only, notes)
 
 
@@ -122,19 +121,19 @@ def _shared(id_lists: list[list[str]]) -> list[str]:
     return [i for i in id_lists[0] if i in common]
 
 
-def _restricted(row: dict[str, Any], report: dict[str, Any], items: set[str]) -> dict[str, Any]:
+def _restricted(row: RuleRow, report: ReportDict, items: set[str]) -> RuleRow:
     """The rule row with its status recomputed from the shared items only."""
     ran = [r["status"] for r in report["results"] if row["id"] in r["rules"] and r["id"] in items]
     status = worst(ran) if ran else ("uncovered" if row["status"] == "uncovered" else "skip")
     return {**row, "status": status}
 
 
-def _cell_status(column: Column, rule: dict[str, Any]) -> str:
+def _cell_status(column: Column, rule: RuleRow) -> str:
     row = column.rules.get(rule["id"])
     return _chart.display_status(row) if row else "—"
 
 
-def _engines(comparison: Comparison) -> list[tuple[str, list[dict[str, Any]]]]:
+def _engines(comparison: Comparison) -> list[tuple[str, list[RuleRow]]]:
     return [(c.label, list(c.rules.values())) for c in comparison.columns]
 
 

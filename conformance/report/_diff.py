@@ -13,10 +13,11 @@ from typing import Any
 
 from conformance._errors import ExitCode, UsageError
 from conformance._shown import shown
+from conformance._types import ReportDict
 from conformance._verdict import counts, filters_applied, group
 
 
-def diff(old: dict[str, Any], new: dict[str, Any], *, names: tuple[str, str],
+def diff(old: ReportDict, new: ReportDict, *, names: tuple[str, str],
          allow_lost_coverage: bool = False, fail_under: float | None = None,
          markdown: Path | None = None) -> int:
     """Print what changed from ``old`` to ``new`` (``names``: how to call them) and
@@ -75,7 +76,7 @@ def diff(old: dict[str, Any], new: dict[str, Any], *, names: tuple[str, str],
     return ExitCode.FAILURES if worse else ExitCode.OK
 
 
-def below_floor(report: dict[str, Any], fail_under: float | None) -> str:
+def below_floor(report: ReportDict, fail_under: float | None) -> str:
     """Under ``--fail-under``: why (printed, and returned for the Markdown); else ""."""
     percent = report["verdict"].get("coverage", {}).get("percent", 0.0)
     if fail_under is None or percent >= fail_under:
@@ -90,7 +91,7 @@ def _rule_kind(kind: str) -> str:
     return "rule" if group(kind) == "seed" else group(kind)
 
 
-def _warnings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+def _warnings(old: ReportDict, new: ReportDict) -> list[str]:
     """What makes two reports not like for like: another engine, catalogue or filters."""
     warnings = []
     for what, get in (("engines", lambda r: r["engine"].get("name") or r["engine"]["spec"]),

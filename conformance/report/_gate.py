@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import Any
 
+from conformance._types import ReportDict
 from conformance.report import _text
 from conformance.report._markdown import inline
 
@@ -19,11 +19,11 @@ from conformance.report._markdown import inline
 FIRST_FAILURES = 20
 
 
-def summary(report: dict[str, Any], report_path: Path) -> list[str]:
+def summary(report: ReportDict, report_path: Path) -> list[str]:
     """The run itself: verdict, items, seed rules, coverage, the first failures."""
     verdict = report["verdict"]
     seed = verdict["rules"]["seed"]
-    coverage = verdict.get("coverage") or {}
+    coverage = verdict.get("coverage")
     out = [f"## Conformance: {inline(_text.engine_label(report))}", ""]
     if not report["complete"]:
         out += [f"> **Warning:** {inline(_text.incomplete_notice(report), 1000)}", ""]
@@ -31,7 +31,7 @@ def summary(report: dict[str, Any], report_path: Path) -> list[str]:
             f"- **Items:** {inline(_text.counts_line(report), 1000)}",
             f"- **Seed rules passed:** {seed['pass']}/{seed['total']}"
             + (f" ({coverage['percent']:g}% of the claimed seed rules fully checked and "
-               "passing)" if "percent" in coverage else "")]
+               "passing)" if coverage else "")]
     line = _text.coverage_line(report)
     if line:
         out.append(f"- **Coverage:** {inline(line, 1000)}")
@@ -51,7 +51,7 @@ def summary(report: dict[str, Any], report_path: Path) -> list[str]:
     return out
 
 
-def verdict_line(report: dict[str, Any]) -> str:
+def verdict_line(report: ReportDict) -> str:
     """The verdict sentence, for the log."""
     return _text.clean(_text.verdict_line(report))
 

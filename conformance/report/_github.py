@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from conformance import _shown
+from conformance._types import ReportDict
 from conformance.report import _text
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: ReportDict) -> str:
     """Every annotation, one per line (empty when nothing needs attention)."""
     lines = [_command("error", "the engine could not start", p["message"])
              for p in report["problems"] if p["kind"] == "handshake"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
+from conformance._types import ReportDict, ResultDict
 from conformance.report import _chart, _text
 
 _CSS = """
@@ -53,7 +53,7 @@ article.status-error{border-color:#bc4c00}article.status-pass{border-color:#9a67
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _e(text: Any, limit: int = _text.DETAIL_LIMIT) -> str:
+def _e(text: object, limit: int = _text.DETAIL_LIMIT) -> str:
     """Cleaned, bounded, escaped: the only way text enters the page."""
     return html.escape(_text.bound(_text.clean(str(text)), limit), quote=True)
 
@@ -87,7 +87,7 @@ def _status(status: str, shown: str | None = None) -> str:
     return f'<span class="status status-{_e(status)}">{_e(shown or status)}</span>'
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: ReportDict) -> str:
     """The whole report as one HTML page."""
     attention = _text.needs_attention(report)
     title = f"Conformance report: {_text.engine_label(report)}"
@@ -122,7 +122,7 @@ def render(report: dict[str, Any]) -> str:
     return page(title, "\n".join(body))
 
 
-def _exercised(report: dict[str, Any]) -> list[str]:
+def _exercised(report: ReportDict) -> list[str]:
     """Per property, how many supported examples exercised each of its rules."""
     rows = [_row([_ident(p), _e(n), _e(shown, 2000)])
             for p, n, shown in _text.exercised_rows(report)]
@@ -135,7 +135,7 @@ def _exercised(report: dict[str, Any]) -> list[str]:
             + "</section>"]
 
 
-def _sticky(report: dict[str, Any], nav: list[str]) -> str:
+def _sticky(report: ReportDict, nav: list[str]) -> str:
     """The verdict and the rule counts, kept in view while the page scrolls."""
     verdict = report["verdict"]
     groups = verdict["rules"]
@@ -154,7 +154,7 @@ def _verdict_class(status: str) -> str:
         status, "error")
 
 
-def _banner(report: dict[str, Any]) -> list[str]:
+def _banner(report: ReportDict) -> list[str]:
     banners = []
     if not report["complete"]:
         banners.append(f'<p class="banner" role="alert">⚠ '
@@ -171,13 +171,13 @@ def _banner(report: dict[str, Any]) -> list[str]:
     return banners
 
 
-def _facts(report: dict[str, Any]) -> str:
+def _facts(report: ReportDict) -> str:
     facts = _text.facts(report)
     items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v, 1000)}</dd>" for k, v in facts)
     return f'<dl class="facts">{items}</dl>'
 
 
-def _summary(report: dict[str, Any]) -> str:
+def _summary(report: ReportDict) -> str:
     rules = report["rules"]
     headers, rule_rows = _text.rule_summary(report)
     by_rule = _table(headers, [_row([_e(v) for v in row]) for row in rule_rows])
@@ -193,7 +193,7 @@ def _summary(report: dict[str, Any]) -> str:
             f'<div class="scroll">{per_ruleset}</div></section>')
 
 
-def _problems(report: dict[str, Any]) -> list[str]:
+def _problems(report: ReportDict) -> list[str]:
     if not report["problems"]:
         return []
     items = "".join(f"<li><strong>{_e(p['kind'])}:</strong> {_e(p['message'])}</li>"
@@ -201,12 +201,12 @@ def _problems(report: dict[str, Any]) -> list[str]:
     return [f'<section id="problems"><h2>Problems</h2><ul>{items}</ul></section>']
 
 
-def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -> str:
+def _rules(report: ReportDict, attention: dict[str, list[ResultDict]]) -> str:
     failing: dict[str, list[str]] = {}
     for results in attention.values():
         for result in results:
-            for rule in result["rules"]:
-                failing.setdefault(rule, []).append(result["id"])
+            for rule_id in result["rules"]:
+                failing.setdefault(rule_id, []).append(result["id"])
     tables = []
     for title, rules in _text.rule_groups(report):
         if not rules:
@@ -232,7 +232,7 @@ def _rules(report: dict[str, Any], attention: dict[str, list[dict[str, Any]]]) -
             f"{''.join(tables) or '<p>No rules.</p>'}</section>")
 
 
-def _attention(attention: dict[str, list[dict[str, Any]]]) -> list[str]:
+def _attention(attention: dict[str, list[ResultDict]]) -> list[str]:
     parts = []
     for title, results in attention.items():
         items = "".join(_result(r) for r in results) or f"<p>No {_e(title.lower())}.</p>"
@@ -242,7 +242,7 @@ def _attention(attention: dict[str, list[dict[str, Any]]]) -> list[str]:
     return parts
 
 
-def _differences(found: list[dict[str, Any]]) -> list[str]:
+def _differences(found: list[ResultDict]) -> list[str]:
     if not found:
         return []
     title = _text.REFERENCE_TITLE
@@ -250,7 +250,7 @@ def _differences(found: list[dict[str, Any]]) -> list[str]:
             f'<p>{_e(_text.REFERENCE_NOTE)}</p>{"".join(_result(r) for r in found)}</section>']
 
 
-def _skipped(report: dict[str, Any]) -> list[str]:
+def _skipped(report: ReportDict) -> list[str]:
     reasons = _text.skipped(report)
     if not reasons:
         return []
@@ -265,7 +265,7 @@ def _section_id(title: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", title.lower().replace(" ", "-"))
 
 
-def _result(result: dict[str, Any]) -> str:
+def _result(result: ResultDict) -> str:
     """One failure, error or unexpected pass, with everything needed to act on it."""
     rules = " ".join(f'<a href="#{anchor("rule", r)}">{_e(r, 200)}</a>' for r in result["rules"])
     facts = [("kind", _e(result["kind"])),
@@ -304,7 +304,7 @@ def _result(result: dict[str, Any]) -> str:
     return "".join(parts) + "</article>"
 
 
-def _mutation(report: dict[str, Any]) -> list[str]:
+def _mutation(report: ReportDict) -> list[str]:
     mutation = report["mutation"]
     if not mutation:
         return []

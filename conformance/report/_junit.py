@@ -13,8 +13,8 @@ characters XML 1.0 forbids, so the file always parses.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
+from conformance._types import ReportDict, ResultDict
 from conformance.report import _text
 
 #: system-err keeps more than the human-facing reports: CI logs are for digging.
@@ -22,11 +22,11 @@ _SYSTEM_ERR_CHARS = 16_000
 _SYSTEM_ERR_LINES = 400
 
 
-def _x(text: Any) -> str:
+def _x(text: object) -> str:
     return _text.clean(str(text))
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: ReportDict) -> str:
     """The whole report as a JUnit XML document."""
     root = ET.Element("testsuites", name=_x(report["suite"]["name"]),
                       time=f"{report['duration']:.3f}")
@@ -40,7 +40,7 @@ def render(report: dict[str, Any]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 
 
-def _run_suite(root: ET.Element, report: dict[str, Any]) -> None:
+def _run_suite(root: ET.Element, report: ReportDict) -> None:
     """What went wrong with the run itself (no handshake, interrupted), first."""
     handshake = _text.handshake_problem(report)
     problems = []
@@ -68,8 +68,8 @@ def _count(element: ET.Element, **counts: int) -> None:
         element.set(key, str(count))
 
 
-def _suite(root: ET.Element, report: dict[str, Any], ruleset: str,
-           results: list[dict[str, Any]]) -> None:
+def _suite(root: ET.Element, report: ReportDict, ruleset: str,
+           results: list[ResultDict]) -> None:
     suite = ET.SubElement(root, "testsuite", name=_x(ruleset), timestamp=_x(report["started"]),
                           time=f"{sum(r['duration'] for r in results):.3f}")
     properties = ET.SubElement(suite, "properties")
@@ -95,7 +95,7 @@ def _suite(root: ET.Element, report: dict[str, Any], ruleset: str,
     _count(suite, **tally)
 
 
-def _classname(result: dict[str, Any]) -> str:
+def _classname(result: ResultDict) -> str:
     """``<ruleset>.<rule>`` from the first rule the result checks (its ruleset when none)."""
     ruleset: str = result["ruleset"]
     if not result["rules"]:
@@ -104,18 +104,18 @@ def _classname(result: dict[str, Any]) -> str:
     return f"{ruleset}.{rule}"
 
 
-def _testcase(suite: ET.Element, result: dict[str, Any], counted: bool = True) -> str:
+def _testcase(suite: ET.Element, result: ResultDict, counted: bool = True) -> str:
     """Add one testcase; return which suite counter it bumps ("" for a pass)."""
     case = ET.SubElement(suite, "testcase", classname=_x(_classname(result)),
                          name=_x(result["id"]), time=f"{result['duration']:.3f}")
     properties = ET.SubElement(case, "properties")
     for rule in result["rules"]:
         ET.SubElement(properties, "property", name="rule", value=_x(rule))
-    examples = result.get("examples") or {}
-    for rule, n in (examples.get("exercised") or {}).items():   # docs/cli.md, too few examples
-        ET.SubElement(properties, "property", name="exercised",
-                      value=_x(f"{rule}: {n} of {examples['supported']} supported examples "
-                               f"(needs {examples.get('min_exercised', 1)})"))
+    examples = result.get("examples")
+    for rule, n in (examples.get("exercised", {}) if examples else {}).items():   # docs/cli.md
+        ET.SubElement(properties, "property", name="exercised",   # examples: not None here
+                      value=_x(f"{rule}: {n} of {examples and examples['supported']} supported "
+                               f"examples (needs {examples and examples.get('min_exercised', 1)})"))
     ET.SubElement(properties, "property", name="kind", value=_x(result["kind"]))
     status = result["status"]
     message = _text.one_line(result["message"], _text.DETAIL_LIMIT)
@@ -149,7 +149,7 @@ def _testcase(suite: ET.Element, result: dict[str, Any], counted: bool = True) -
     return counter
 
 
-def _details(result: dict[str, Any]) -> str:
+def _details(result: ResultDict) -> str:
     """The body of a failure/error/skipped element: enough to act without the other reports."""
     lines = [f"rules: {', '.join(result['rules']) or 'none'}"]
     if result["step"] is not None:

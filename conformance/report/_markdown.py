@@ -8,10 +8,11 @@ engine cannot end a table row, open a code span, or close a fence early.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
 
 from tabulate import tabulate
 
+from conformance._types import ReportDict, ResultDict
 from conformance._verdict import skip_kinds
 from conformance.report import _text
 
@@ -33,11 +34,11 @@ def fence(text: str, info: str = "text") -> str:
     return f"{marks}{info}\n{text}\n{marks}"
 
 
-def _table(rows: list[list[Any]], headers: list[str]) -> str:
+def _table(rows: Sequence[Sequence[object]], headers: list[str]) -> str:
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
-def render(report: dict[str, Any]) -> str:
+def render(report: ReportDict) -> str:
     """The whole report as one Markdown document."""
     parts = [
         f"# Conformance report: {inline(_text.engine_label(report))}",
@@ -58,7 +59,7 @@ def render(report: dict[str, Any]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _exercised(report: dict[str, Any]) -> list[str]:
+def _exercised(report: ReportDict) -> list[str]:
     """Per property, how many supported examples exercised each of its rules."""
     rows = [[inline(p), n, inline(shown, 2000)] for p, n, shown in _text.exercised_rows(report)]
     if not rows:
@@ -69,7 +70,7 @@ def _exercised(report: dict[str, Any]) -> list[str]:
             _table(rows, ["property", "supported examples", "exercised, per rule"])]
 
 
-def _header(report: dict[str, Any]) -> list[str]:
+def _header(report: ReportDict) -> list[str]:
     lines = []
     if not report["complete"]:
         lines.append(f"> **⚠ {inline(_text.incomplete_notice(report), 1000)}**")
@@ -83,21 +84,21 @@ def _header(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _summary(report: dict[str, Any]) -> str:
+def _summary(report: ReportDict) -> str:
     headers, rows = _text.rule_summary(report)
     return (f"Items (cases and properties): {inline(_text.counts_line(report), 1000)}\n\n"
             f"Rules of the claimed rulesets ({inline(', '.join(_text.claimed(report)) or 'none')})"
             f":\n\n{_table(rows, headers)}")
 
 
-def _rulesets(report: dict[str, Any]) -> str:
+def _rulesets(report: ReportDict) -> str:
     rows = _text.ruleset_rows(report)
     if not rows:
         return "No rulesets."
     return _table([[inline(str(v)) for v in row.values()] for row in rows], list(rows[0]))
 
 
-def _problems(report: dict[str, Any]) -> list[str]:
+def _problems(report: ReportDict) -> list[str]:
     if not report["problems"]:
         return []
     items = "\n".join(
@@ -107,7 +108,7 @@ def _problems(report: dict[str, Any]) -> list[str]:
     return ["## Problems", items]
 
 
-def _rules(report: dict[str, Any]) -> list[str]:
+def _rules(report: ReportDict) -> list[str]:
     parts = []
     for ruleset in _text.rulesets(report):
         for title, rules in _text.rule_groups(report):
@@ -125,7 +126,7 @@ def _rules(report: dict[str, Any]) -> list[str]:
     return parts or ["No rules."]
 
 
-def _differences(report: dict[str, Any]) -> list[str]:
+def _differences(report: ReportDict) -> list[str]:
     found = _text.differences(report)
     if not found:
         return []
@@ -133,7 +134,7 @@ def _differences(report: dict[str, Any]) -> list[str]:
             *(_result(r) for r in found)]
 
 
-def _skipped(report: dict[str, Any]) -> list[str]:
+def _skipped(report: ReportDict) -> list[str]:
     reasons = _text.skipped(report)
     if not reasons:
         return []
@@ -146,7 +147,7 @@ def _skipped(report: dict[str, Any]) -> list[str]:
             _table(rows, ["items", "reason", "for example"])]
 
 
-def _attention(report: dict[str, Any]) -> list[str]:
+def _attention(report: ReportDict) -> list[str]:
     parts = []
     for title, results in _text.needs_attention(report).items():
         parts.append(f"## {title}")
@@ -156,7 +157,7 @@ def _attention(report: dict[str, Any]) -> list[str]:
     return parts
 
 
-def _result(result: dict[str, Any]) -> str:
+def _result(result: ResultDict) -> str:
     """One failure, error or unexpected pass, with everything needed to act on it."""
     facts = [("kind", result["kind"]), ("outcome", _text.outcome(result)),
              ("rules", ", ".join(result["rules"]) or "none"), ("basis", result["basis"])]
@@ -188,7 +189,7 @@ def _result(result: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def _mutation(report: dict[str, Any]) -> list[str]:
+def _mutation(report: ReportDict) -> list[str]:
     mutation = report["mutation"]
     if not mutation:
         return []

@@ -7,11 +7,11 @@ engine or a report goes through `shown` (one escaped, bounded line).
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
 from conformance._progress import slowest_lines, status_label
 from conformance._shown import shown, shown_lines
+from conformance._types import EngineInfo, ReportDict, ResultDict
 from conformance._verdict import skip_kinds, skip_reasons, uncounted
 from conformance.report._text import (
     counts_line,
@@ -25,7 +25,7 @@ from conformance.report._text import (
 TOP_SKIP_REASONS = 5
 
 
-def print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
+def print_outcome(report: ReportDict, durations: int | None = None) -> None:
     """The terminal summary, in the order docs/cli.md gives ("What a verdict rests on")."""
     verdict = report["verdict"]
     handshake = [p for p in report["problems"] if p["kind"] == "handshake"]
@@ -88,7 +88,7 @@ def print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
           f"readings followed: {tally['reading']['pass']}/{tally['reading']['total']}"
           f"{' (strict)' if verdict['strict_readings'] else ' (information)'}; "
           f"context rules: {tally['context']['pass']}/{tally['context']['total']}")
-    drift = vocabulary.drift_line(report["results"], report["engine"])
+    drift = _vocabulary_gate.drift_line(report["results"], report["engine"])
     if drift:
         print(shown(drift, 1000))
     print(f"verdict: {verdict['status']} (exit {verdict['exit_code']}): "
@@ -98,10 +98,10 @@ def print_outcome(report: dict[str, Any], durations: int | None = None) -> None:
         print(f"coverage: {shown(line, 2000)}")
 
 
-def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None:
+def _print_errors(results: list[ResultDict], engine: EngineInfo) -> None:
     """Errors, one block per distinct message: 136 items failing on one NameError in
     the adapter is one thing to fix, not 136."""
-    by_message: dict[str, list[dict[str, Any]]] = {}
+    by_message: dict[str, list[ResultDict]] = {}
     for r in results:
         by_message.setdefault(r["message"], []).append(r)
     for message, same in sorted(by_message.items(), key=lambda kv: -len(kv[1])):
@@ -115,13 +115,13 @@ def _print_errors(results: list[dict[str, Any]], engine: dict[str, Any]) -> None
         others = shown(", ".join(r["id"] for r in same[1:6]), 1000)
         print(f"  also: {others}{', ...' if len(same) > 6 else ''}")
         _print_stderr(first["stderr"], "engine stderr (last lines, first item)")
-        hint = vocabulary.drift_hint(first, engine)
+        hint = _vocabulary_gate.drift_hint(first, engine)
         if hint:
             print(f"  {hint}")
         print(f"  rerun the first: {shown(first['rerun'], 1000)}")
 
 
-def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> None:
+def _print_result(r: ResultDict, engine: EngineInfo, why: str = "") -> None:
     """One failure or error; ``why`` says why it does not count (`uncounted`)."""
     print(f"\n{status_label(r['status'], why)}: {shown(r['id'], 300)}  "
           f"[rules: {shown(', '.join(r['rules']), 300)}]")
@@ -141,7 +141,7 @@ def _print_result(r: dict[str, Any], engine: dict[str, Any], why: str = "") -> N
         print("  counterexample (YAML case):")
         for line in r["counterexample"].splitlines()[:80]:
             print(f"    {shown(line, 500)}")
-    hint = vocabulary.drift_hint(r, engine)   # failing on words newer than the engine?
+    hint = _vocabulary_gate.drift_hint(r, engine)   # failing on words newer than the engine?
     if hint:
         print(f"  {hint}")
     print(f"  rerun: {shown(r['rerun'], 1000)}")
@@ -155,6 +155,6 @@ def _print_stderr(stderr: str, title: str) -> None:
             print(f"    | {line}")
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     """An engine's value as JSON, on one line and safe to print."""
     return shown(json.dumps(value, ensure_ascii=False), 200)

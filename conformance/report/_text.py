@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
-from conformance import vocabulary
+from conformance import _vocabulary_gate
+from conformance._types import Mutation, ReportDict, ResultDict, RuleRow
 from conformance._verdict import GROUPS, counts, group, item_counts, rule_counts, skip_reasons
 
 #: One table cell or one-line field.
@@ -72,7 +72,7 @@ def short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def value(data: Any, limit: int = DETAIL_LIMIT) -> str:
+def value(data: object, limit: int = DETAIL_LIMIT) -> str:
     """A JSON value as compact, bounded text (for expected / observed)."""
     try:
         text = json.dumps(data, ensure_ascii=False, sort_keys=True)
@@ -81,7 +81,7 @@ def value(data: Any, limit: int = DETAIL_LIMIT) -> str:
     return bound(clean(text), limit)
 
 
-def headline(result: dict[str, Any]) -> str:
+def headline(result: ResultDict) -> str:
     """A result's message, its first mismatch written as JSON (as the
     expected/observed tables show it) rather than as the runner's Python repr."""
     mismatches = result.get("mismatches") or []
@@ -96,17 +96,17 @@ def headline(result: dict[str, Any]) -> str:
 # --- small views of the report dict -------------------------------------------------------
 
 
-def is_unexpected_pass(result: dict[str, Any]) -> bool:
+def is_unexpected_pass(result: ResultDict) -> bool:
     """Listed as a known failure but passed: the list is stale."""
     stale: bool = result["status"] == "pass" and result["expected_failure"]
     return stale
 
 
-def is_expected_failure(result: dict[str, Any]) -> bool:
+def is_expected_failure(result: ResultDict) -> bool:
     return result["status"] in ("fail", "error") and result["expected_failure"]
 
 
-def rule_outcome(rule: dict[str, Any]) -> str:
+def rule_outcome(rule: RuleRow) -> str:
     """A rule's status, in the words of its group: a reading is followed or differed from."""
     status: str = rule["status"]
     if group(rule["kind"]) == "seed":
@@ -114,7 +114,7 @@ def rule_outcome(rule: dict[str, Any]) -> str:
     return {"pass": "follows", "fail": "differs"}.get(status, status)
 
 
-def outcome(result: dict[str, Any]) -> str:
+def outcome(result: ResultDict) -> str:
     """The status as a reader should see it, known failures included."""
     if is_expected_failure(result):
         return f"{result['status']} (expected)"
@@ -124,7 +124,7 @@ def outcome(result: dict[str, Any]) -> str:
     return status
 
 
-def rulesets(report: dict[str, Any]) -> list[str]:
+def rulesets(report: ReportDict) -> list[str]:
     """Every ruleset the report mentions, in first-seen order (settings first), but
     those the engine does not claim (their items were deselected, not run)."""
     seen: dict[str, None] = {}
@@ -136,7 +136,7 @@ def rulesets(report: dict[str, Any]) -> list[str]:
     return [name for name in seen if name not in deselected]
 
 
-def deselected_note(report: dict[str, Any]) -> str:
+def deselected_note(report: ReportDict) -> str:
     """``120 deselected (not claimed by the engine: mtg)``, or "" when none was."""
     deselected = report.get("deselected") or {}
     if not deselected:
@@ -145,13 +145,13 @@ def deselected_note(report: dict[str, Any]) -> str:
             f"{', '.join(sorted(deselected))})")
 
 
-def claimed(report: dict[str, Any]) -> list[str]:
+def claimed(report: ReportDict) -> list[str]:
     """The rulesets the verdict judged (all of the report's, for older reports)."""
     coverage = report["verdict"].get("coverage")
     return rulesets(report) if coverage is None else list(coverage["claimed"])
 
 
-def rule_summary(report: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def rule_summary(report: ReportDict) -> tuple[list[str], list[list[str | int]]]:
     """(headers, rows): the rules of the claimed rulesets by group and status, counted
     once (`conformance._verdict.rule_counts`, as the verdict counts them)."""
     judged = set(claimed(report))
@@ -159,7 +159,7 @@ def rule_summary(report: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     statuses = ("pass", "fail", "error", "skip", "uncovered")
     titles = {"seed": "seed rules", "reading": "readings", "context": "context",
               "informative": "informative"}
-    rows = []
+    rows: list[list[str | int]] = []
     for name, title in titles.items():
         t = tally[name]
         if name == "informative":
@@ -169,7 +169,7 @@ def rule_summary(report: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     return ["rules", "count", "fully checked", *statuses], rows
 
 
-def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+def ruleset_rows(report: ReportDict) -> list[dict[str, str | int]]:
     """Per ruleset: whether the engine claims it, its seed rules by status (as the
     verdict counts them), readings followed, and its items."""
     judged = set(claimed(report))
@@ -178,8 +178,8 @@ def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
         tally = rule_counts(r for r in report["rules"] if r["ruleset"] == name)
         results = [r for r in report["results"] if r["ruleset"] == name]
         seed, reading = tally["seed"], tally["reading"]
-        row: dict[str, Any] = {"ruleset": name, "claimed": "yes" if name in judged else "no",
-                               "seed rules": seed["total"], "fully checked": seed["checked"]}
+        row: dict[str, str | int] = {"ruleset": name, "claimed": "yes" if name in judged else "no",
+                                     "seed rules": seed["total"], "fully checked": seed["checked"]}
         for status in ("pass", "fail", "error", "skip", "uncovered"):
             row[status] = seed[status]
         row["readings followed"] = f"{reading['pass']}/{reading['total']}"
@@ -192,7 +192,7 @@ def ruleset_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def mutants_killed(report: dict[str, Any], rule: dict[str, Any]) -> str:
+def mutants_killed(report: ReportDict, rule: RuleRow) -> str:
     """``caught/total`` for a rule's mutants, or the bare count without a mutation run.
 
     A mutant counts for this rule only when an item tagged with this rule that the
@@ -215,7 +215,7 @@ def mutants_killed(report: dict[str, Any], rule: dict[str, Any]) -> str:
     return shown + (f" (+{others} only by readings)" if others else "")
 
 
-def mutant_kills(mutation: dict[str, Any], rule_id: str) -> tuple[set[str], set[str]]:
+def mutant_kills(mutation: Mutation, rule_id: str) -> tuple[set[str], set[str]]:
     """The names of the mutants caught for ``rule_id`` by seed-basis items, and of those
     killed for it only by reading or context items."""
     caught: set[str] = set()
@@ -244,7 +244,7 @@ REFERENCE_NOTE = ("Where the engine answers otherwise than the reference engine 
                   "nor marks a rule failing.")
 
 
-def counted(report: dict[str, Any], result: dict[str, Any]) -> bool:
+def counted(report: ReportDict, result: ResultDict) -> bool:
     """Whether a result counts toward the verdict of this report.
 
     When the engine never started, every result is the same error and counts:
@@ -255,7 +255,7 @@ def counted(report: dict[str, Any], result: dict[str, Any]) -> bool:
     return counts(result["basis"], report["settings"]["strict_readings"])
 
 
-def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def needs_attention(report: ReportDict) -> dict[str, list[ResultDict]]:
     """The results a reader must look at, grouped as the reports show them.
 
     Failures and errors are those the verdict rests on; failures of items that
@@ -277,23 +277,23 @@ def needs_attention(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return groups
 
 
-def differences(report: dict[str, Any]) -> list[dict[str, Any]]:
+def differences(report: ReportDict) -> list[ResultDict]:
     """Items that compare with the reference engine and found it answering otherwise."""
     return [r for r in report["results"] if r["basis"] == "reference"
             and r["status"] == "fail" and not counted(report, r)]
 
 
-def handshake_problem(report: dict[str, Any]) -> str:
+def handshake_problem(report: ReportDict) -> str:
     """The handshake failure message, or "" when the engine started."""
     return next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
 
 
-def skipped(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
+def skipped(report: ReportDict) -> list[tuple[str, list[str]]]:
     """Skipped items grouped by reason, most frequent first."""
     return skip_reasons(report["results"])
 
 
-def rule_groups(report: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+def rule_groups(report: ReportDict) -> list[tuple[str, list[RuleRow]]]:
     """The rules as reports show them: seed rules, then readings, then context."""
     titles = {"seed": "Seed rules", "reading": "Readings (the catalogue's answer where the "
               "seed is silent)", "context": "Context (rules from outside the seed)"}
@@ -301,7 +301,7 @@ def rule_groups(report: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]
             for name in GROUPS]
 
 
-def verdict_line(report: dict[str, Any], status: bool = True) -> str:
+def verdict_line(report: ReportDict, status: bool = True) -> str:
     """One sentence: the verdict and how rules were counted (the badge counts the same).
 
     Without ``status`` it starts at the exit code, for a page that shows the status
@@ -323,7 +323,7 @@ def verdict_line(report: dict[str, Any], status: bool = True) -> str:
     return text + "."
 
 
-def counts_line(report: dict[str, Any]) -> str:
+def counts_line(report: ReportDict) -> str:
     """The items, counted once (`conformance._verdict.item_counts`), for every format:
     failures the verdict rests on apart from those that are information."""
     s = report["summary"]
@@ -339,7 +339,7 @@ def counts_line(report: dict[str, Any]) -> str:
     return text + (f", {deselected_note(report)}" if deselected_note(report) else "")
 
 
-def coverage_line(report: dict[str, Any]) -> str:
+def coverage_line(report: ReportDict) -> str:
     """How much of what the engine claims was checked, when that is not everything
     (every format shows this same line): "" for a run that checked it all."""
     v = report["verdict"]
@@ -355,7 +355,7 @@ def coverage_line(report: dict[str, Any]) -> str:
         parts.append(f"{coverage['items_not_run']} of {coverage['items']} items not run")
         if coverage["top_reasons"]:
             parts[-1] += " (top reasons: " + "; ".join(
-                f"{one_line(reason, 80)} ×{n}" for reason, n in coverage["top_reasons"]) + ")"
+                f"{one_line(str(reason), 80)} ×{n}" for reason, n in coverage["top_reasons"]) + ")"
     if coverage["claimed_not_run"]:
         parts.append("claimed but not run: " + ", ".join(coverage["claimed_not_run"]))
     if coverage["filtered"]:
@@ -363,7 +363,7 @@ def coverage_line(report: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def rule_progress(rule: dict[str, Any]) -> str:
+def rule_progress(rule: RuleRow) -> str:
     """A rule's status, and how much of it ran when part did: "8/18 items checked, all
     passing" says more than "skip"."""
     from conformance._verdict import items_checked
@@ -378,15 +378,15 @@ def rule_progress(rule: dict[str, Any]) -> str:
     return shown + too_few_examples_note(rule)
 
 
-def exercised_rows(report: dict[str, Any]) -> list[list[str]]:
+def exercised_rows(report: ReportDict) -> list[list[str]]:
     """One row per property result that counted its examples per rule: its id, its
     supported examples, and each of its rules with how many of them exercised it,
     "(too few)" below the floor (docs/cli.md, "Too few examples")."""
     rows = []
     for r in report["results"]:
-        examples = r.get("examples") or {}
-        reached = examples.get("exercised")
-        if r["kind"] != "property" or reached is None:
+        examples = r.get("examples")
+        reached = examples.get("exercised") if examples else None
+        if examples is None or r["kind"] != "property" or reached is None:
             continue
         needed = examples.get("min_exercised", 1)
         few = r["status"] == "pass"   # a failure fails every rule, whatever the count
@@ -397,7 +397,7 @@ def exercised_rows(report: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def too_few_lines(report: dict[str, Any], limit: int = 5) -> list[str]:
+def too_few_lines(report: ReportDict, limit: int = 5) -> list[str]:
     """The rules a passing property does not check for too few examples, one line each
     (at most ``limit``, then how many more), for the terminal."""
     found = [f"{rule['id']}: {few['property']} (exercised {few['exercised']} of the "
@@ -407,7 +407,7 @@ def too_few_lines(report: dict[str, Any], limit: int = 5) -> list[str]:
     return found[:limit] + (more if len(found) > limit else [])
 
 
-def too_few_examples_note(rule: dict[str, Any]) -> str:
+def too_few_examples_note(rule: RuleRow) -> str:
     """"; too few examples: <property> (exercised 3 of the 10 needed)" for each passing
     property that does not check the rule; "" when none."""
     few = rule.get("too_few_examples") or []
@@ -415,12 +415,12 @@ def too_few_examples_note(rule: dict[str, Any]) -> str:
                    f"the {f['needed']} needed)" for f in few)
 
 
-def engine_label(report: dict[str, Any]) -> str:
+def engine_label(report: ReportDict) -> str:
     engine = report["engine"]
     return " ".join(part for part in (engine["name"], engine["version"]) if part) or engine["spec"]
 
 
-def incomplete_notice(report: dict[str, Any]) -> str:
+def incomplete_notice(report: ReportDict) -> str:
     """Why a partial report is partial, in one sentence."""
     reasons = [p["message"] for p in report["problems"] if p["kind"] == "interrupted"]
     why = f" ({one_line(reasons[0])})" if reasons else ""
@@ -430,7 +430,7 @@ def incomplete_notice(report: dict[str, Any]) -> str:
     )
 
 
-def facts(report: dict[str, Any]) -> list[tuple[str, str]]:
+def facts(report: ReportDict) -> list[tuple[str, str]]:
     """The run's particulars as (name, text) pairs, for the head of every format."""
     suite, engine, settings = report["suite"], report["engine"], report["settings"]
     filters = settings["filters"]
@@ -443,6 +443,6 @@ def facts(report: dict[str, Any]) -> list[tuple[str, str]]:
         ("filters", ", ".join(filters["select"] + filters["rules"]) or "none"),
         ("known failures", settings["known_failures"] or "none"),
         ("started", f"{report['started']}, took {report['duration']:.2f} s"),
-        *([("vocabulary", vocabulary.report_line(report["vocabulary"]))]
+        *([("vocabulary", _vocabulary_gate.report_line(report["vocabulary"]))]
           if "vocabulary" in report else []),   # older reports lack it
     ]

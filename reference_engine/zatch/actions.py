@@ -135,7 +135,8 @@ def _pay(game: Game, card: str, by: str) -> Instance:
     costs: list[tuple[str, int]] = []
     if effect.mp_cost:
         costs.append(("mp", effect.mp_cost))
-    if effect.discard_self or game.zone_of(card) == "hand":
+    if effect.discard_self or (game.zone_of(card) == "hand"
+                               and game.rules.used_from_hand_discarded):
         costs.append(("discard", 0))
     for cost in costs:
         negation.pay(game, by, card, cost)

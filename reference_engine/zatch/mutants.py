@@ -6,7 +6,7 @@ write (off by one, wrong scope, wrong timing, wrong player, wrong precedence);
 tests/rulesets/test_reference_zatch.py shows each behaving differently from the
 reference on some board (a catalogue case it fails and the reference passes:
 no mutant is equivalent), and `conformance mutants --run` that a seed-basis
-item kills each one but the two docs/rulesets/zatch.md lists ("Mutants only a
+item kills each one but those docs/rulesets/zatch.md lists ("Mutants only a
 reading can catch").
 """
 
@@ -156,6 +156,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("zatch-everything-resolves-late", ["use-most.1", "use-most.3", "battle.4", "nonbattle.4"],
        "every effect waits for the next action before it resolves",
        deferred_kinds=frozenset({"ordinary", "battle", "non_battle_spell"})),
+    _m("zatch-used-card-stays-in-hand", [RD + "used-card-to-discard"],
+       "a card used from the hand stays in the hand unless its cost discards it",
+       used_from_hand_discarded=False),
     # 非バトルの術
     _m("zatch-non-battle-icon-ignored", ["nonbattle", "nonbattle.1", "nonbattle.2",
                                          "nonbattle.6"],

@@ -57,6 +57,7 @@ class Rules:
     any_jammer_negates_non_battle_spells: bool = False              # nonbattle.6
     # 効果の使用と解決
     deferred_kinds: frozenset[str] = frozenset()                    # use-most.1, .3, battle.4
+    used_from_hand_discarded: bool = True                           # reading (used card)
     deferred_spell_sides: frozenset[str] = frozenset()              # nonbattle.4
     deferred_until: str = "next_action"                             # (mutants only)
     defender_battle_effects_wait: bool = False                      # use-most.3, battle.4

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import toy
@@ -139,8 +140,8 @@ def test_exitfirst_on_a_green_run_is_a_complete_run(tmp_path, cases):
 
 
 def test_a_stopped_run_is_judged_by_what_stopped_it_not_pass():
-    results = [{"id": "a", "status": "error", "basis": "seed", "expected_failure": False,
-                "ruleset": "toy", "message": ""}]
+    results: Any = [{"id": "a", "status": "error", "basis": "seed", "expected_failure": False,
+                     "ruleset": "toy", "message": ""}]   # what verdict reads
     judged = verdict(results, [], complete=False, handshake="", strict=False,
                      allow_no_verdict=False, exitfirst=True)
     assert (judged["status"], judged["exit_code"]) == ("error", 2)

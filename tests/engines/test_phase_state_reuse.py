@@ -18,7 +18,8 @@ from conformance.engines.phase import PhaseEngine
 
 def fresh_observation(engine: PhaseEngine) -> dict[str, Any]:
     """What `observe` says from a state asked for now, with the adapter's ability off."""
-    engine._load(engine._edit())      # board loaded, ability off, nothing kept
+    assert engine.state is not None
+    engine.state.load(engine.state.edit())      # board loaded, ability off, nothing kept
     return engine.observe()
 
 
@@ -62,8 +63,8 @@ def test_the_opening_carries_nothing_of_the_way_to_the_board():
     case = next(c for c in mtg_cases() if c.steps)
     engine = PhaseEngine()
     engine.start(case.ruleset, case.setup)
-    assert engine._board is not None
-    st = engine._board["state"]
+    assert engine.state is not None and engine.state._board is not None
+    st = engine.state._board["state"]
     assert st["zone_changes_this_turn"] == []
     journal = st["resolved_rules_journal"]
     assert (journal["entries"], journal["nodes"]) == ([], [])

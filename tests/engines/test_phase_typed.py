@@ -18,6 +18,7 @@ pytest.importorskip("phase")
 import phase
 
 from conformance.engines import phase as adapter
+from conformance.engines.phase import cards
 from conformance.rulesets.mtg import oracle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,13 +34,13 @@ def face(text: str) -> Any:
     """The adapter's face for the same card (its parse with the typed lines given)."""
     card = oracle.card({"id": "t", "name": "Conformance Test", "types": ["artifact"]},
                        (text,))
-    return adapter._face(json.dumps(card, sort_keys=True))
+    return cards.face(json.dumps(card, sort_keys=True))
 
 
 @pytest.mark.parametrize("grant", ["spend_as_any_type", "any_type_can_be_spent"])
 def test_any_type_static_is_vizier_of_the_menagerie_for_all_spells(grant):
     line = oracle.GRANTS[grant]["static"]
-    assert adapter._parse_problems(parsed(line))          # the parser fails on it
+    assert cards.parse_problems(parsed(line))          # the parser fails on it
     vizier = parsed("You can spend mana of any type to cast creature spells.")
     (want,) = vizier["static_abilities"]
     (orrery,) = parsed("You may cast spells as though they had flash.")["static_abilities"]
@@ -48,7 +49,7 @@ def test_any_type_static_is_vizier_of_the_menagerie_for_all_spells(grant):
                                                                controller=None)
     want["description"] = line
     got = face(line)
-    assert not adapter._parse_problems(got)
+    assert not cards.parse_problems(got)
     assert got["abilities"] == []
     assert got["static_abilities"] == [want]
 
@@ -57,7 +58,7 @@ def test_one_turn_cost_change_is_yawgmoths_will_granting_the_static():
     text = "{0}: " + oracle.instruction(
         {"cost_change": {"amount": 1, "filter": {"controller": "opponent"}}})
     assert text == "{0}: This turn, spells your opponents cast cost {1} more to cast."
-    assert adapter._parse_problems(parsed(text))
+    assert cards.parse_problems(parsed(text))
     (static,) = parsed("Spells your opponents cast cost {1} more to cast.",
                        ("enchantment",))["static_abilities"]
     will = parsed("{0}: Until end of turn, you may play lands and cast spells from your "
@@ -65,7 +66,7 @@ def test_one_turn_cost_change_is_yawgmoths_will_granting_the_static():
     want = copy.deepcopy(will)
     want["static_abilities"][0]["modifications"][0]["definition"] = static
     got = face(text)
-    assert not adapter._parse_problems(got)
+    assert not cards.parse_problems(got)
     (ability,) = got["abilities"]
     assert ability["effect"] == want
     assert ability["duration"] == "UntilEndOfTurn"
@@ -74,7 +75,7 @@ def test_one_turn_cost_change_is_yawgmoths_will_granting_the_static():
 def test_a_one_turn_mana_concession_stays_a_gap():
     """phase.rs does not consult a player-granted any-type static in a payment."""
     text = "{0}: " + oracle.instruction({"grant": "any_type_can_be_spent"})
-    problems = adapter._parse_problems(face(text))
+    problems = cards.parse_problems(face(text))
     assert problems and "no one-turn mana-spend permission" in problems[0]
 
 

@@ -21,6 +21,7 @@ from conformance import _lifetime
 from conformance._certify import RunConfig, certify
 from conformance._runner import Selection
 from conformance._settings import get_profile
+from conformance._types import ReportDict
 
 # real processes: the slow layer
 pytestmark = [pytest.mark.slow,
@@ -39,7 +40,7 @@ def gone(pid: int) -> bool:
 
 
 def run(tmp_path: Path, *args: str, delay: float = DELAY, timeout: float = 5.0
-        ) -> tuple[dict, Path, int]:
+        ) -> tuple[ReportDict, Path, int]:
     file = tmp_path / "report.json"
     config = RunConfig(engine_spec=fake_engine("escapes.py", "--file", str(file),
                                                "--delay", str(delay), *args),

@@ -51,7 +51,7 @@ def test_the_skipped_reply_carries_the_kind_only_when_given():
 
 
 def test_skips_are_counted_by_kind():
-    results: list[dict[str, Any]] = [{"id": "a", "status": "skip", "skip_kind": "engine-gap"},
+    results: Any = [{"id": "a", "status": "skip", "skip_kind": "engine-gap"},  # partial
                                      {"id": "b", "status": "skip", "skip_kind": "engine-gap"},
                                      {"id": "c", "status": "skip"},
                                      {"id": "d", "status": "pass", "skip_kind": None}]
@@ -66,7 +66,7 @@ def test_no_kind_line_when_no_skip_has_a_kind(capsys):
 
     from conformance._cli import main
 
-    results: list[dict[str, Any]] = [{"id": "a", "status": "skip"}, {"id": "b", "status": "skip"}]
+    results: Any = [{"id": "a", "status": "skip"}, {"id": "b", "status": "skip"}]   # partial
     assert skip_kinds(results) == []
     import tempfile
 

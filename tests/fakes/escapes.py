@@ -1,11 +1,12 @@
 """Leaves a grandchild behind that escapes the process group, then behaves (or not).
 
 Before answering hello it double-forks: the grandchild calls setsid() (a session
-and group of its own) and is orphaned at once; it writes its pid to --file.pid,
-sleeps --delay seconds, then writes --file (a stand-in for rewriting report.json
-after the run).  With --clear-env it first execs Python with an empty environment.
-With --exit-at CMD the engine exits (code 0) instead of answering CMD, while the
-grandchild still holds its stdout open.  --slow S sleeps S seconds before each act.
+and group of its own) and is orphaned at once; its pid is in --file.pid before
+the hello is answered; it sleeps --delay seconds, then writes --file (a stand-in
+for rewriting report.json after the run).  With --clear-env it first execs
+Python with an empty environment.  With --exit-at CMD the engine exits (code 0)
+instead of answering CMD, while the grandchild still holds its stdout open.
+--slow S sleeps S seconds before each act.
 """
 
 import os
@@ -22,10 +23,11 @@ def leave_a_grandchild(args):
         os.wait()   # the middle process exits at once: the grandchild is an orphan
         return
     os.setsid()
-    if os.fork():
+    grandchild = os.fork()
+    if grandchild:   # written before the engine answers hello: no test reads it half-done
+        with open(args.file + ".pid", "w") as pid:
+            pid.write(str(grandchild))
         os._exit(0)
-    with open(args.file + ".pid", "w") as pid:
-        pid.write(str(os.getpid()))
     argv = [sys.executable, "-c", LATER, args.file, str(args.delay)]
     if args.clear_env:
         os.execve(sys.executable, argv, {})

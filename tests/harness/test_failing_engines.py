@@ -21,6 +21,7 @@ from toy import ToyEngine, WrongEngine, write_catalogue
 import reference_engine
 from conformance._discovery import properties_for, ruleset_names
 from conformance._errors import ExitCode
+from conformance._types import MutantSpec
 
 RULESETS = ruleset_names()
 
@@ -227,8 +228,9 @@ def test_a_mutant_whose_run_raises_is_its_rows_error(tmp_path, monkeypatch):
         raise RuntimeError(f"cannot start {mutant}")
     monkeypatch.setattr(_loading, "connect", connect)
     suite = Suite.load(write_catalogue(tmp_path / "cases"), None)
-    mutants = [{"name": n, "ruleset": "toy", "rules": ["toy/R-1"], "description": "-"}
-               for n in ("m1", "m2")]
+    mutants: list[MutantSpec] = [
+        {"name": n, "ruleset": "toy", "rules": ["toy/R-1"], "description": "-"}
+        for n in ("m1", "m2")]
     rows = _mutation.run_mutants(suite, None, get_profile("quick"), mutants=mutants,
                                  engine_spec="python:toy:ToyEngine")["mutants"]
     assert [(r["name"], r["killed"], r["error"]) for r in rows] == [

@@ -57,7 +57,7 @@ def test_outcome_rejected_expected_but_accepted():
 
 def test_unexpected_rejection_fails_even_without_outcome_key():
     found = match_step({}, {"accepted": False, "reason": "no nodes", "events": []}, None, "s")
-    assert found and "no nodes" in found[0].observed
+    assert found and isinstance(found[0].observed, str) and "no nodes" in found[0].observed
 
 
 def test_events_include_exclude_order():

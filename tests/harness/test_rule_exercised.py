@@ -31,8 +31,10 @@ def test_a_property_whose_supported_examples_never_held_a_shield_does_not_check_
                                  rules=["mtg/CR-609.7", "mtg/CR-609.2"]).to_json()
     result = next(r for r in report["results"] if r["id"] == METAMORPHIC)
     assert result["status"] == "pass"
-    assert result["examples"]["exercised"]["mtg/CR-609.7"] == 0
-    assert result["examples"]["exercised"]["mtg/CR-609.2"] >= 3   # what it did check
+    examples = result.get("examples")
+    assert examples is not None and "exercised" in examples
+    assert examples["exercised"]["mtg/CR-609.7"] == 0
+    assert examples["exercised"]["mtg/CR-609.2"] >= 3   # what it did check
     rule = next(r for r in report["rules"] if r["id"] == "mtg/CR-609.7")
     assert rule["too_few_examples"] == [{"property": METAMORPHIC, "exercised": 0, "needed": 3}]
     cases_passed = sum(r["kind"] == "case" and r["status"] == "pass" and rule["id"] in r["rules"]
@@ -73,16 +75,18 @@ def test_an_engine_lacking_a_feature_gets_too_few_examples_for_its_rules(gap, pr
                                  select=[prop]).to_json()
     result, = report["results"]
     assert result["status"] == "pass"
-    assert result["examples"]["supported"] >= 10
+    examples = result.get("examples")
+    assert examples is not None and "exercised" in examples
+    assert examples["supported"] >= 10
     rows = {r["id"]: r for r in report["rules"]}
-    needed = result["examples"]["min_exercised"]
+    needed = examples.get("min_exercised")
     for rule in lacking:
-        assert result["examples"]["exercised"][rule] == 0, rule
+        assert examples["exercised"][rule] == 0, rule
         assert rows[rule]["too_few_examples"] == [
             {"property": prop, "exercised": 0, "needed": needed}], rule
         assert rows[rule]["counts"]["pass"] == 0 and rows[rule]["status"] == "skip", rule
     for rule in kept:
-        assert result["examples"]["exercised"][rule] >= needed, rule
+        assert needed is not None and examples["exercised"][rule] >= needed, rule
         assert rows[rule]["too_few_examples"] == [] and rows[rule]["status"] == "pass", rule
 
 
@@ -104,8 +108,9 @@ def test_an_exhaustive_walk_counts_its_scenarios_per_rule():
                                  select=["zatch/prop/jammer-chains-exhaustive"]).to_json()
     result, = report["results"]
     assert result["status"] == "pass"
-    examples = result["examples"]
-    assert examples["min_exercised"] == 1
+    examples = result.get("examples")
+    assert examples is not None and "exercised" in examples
+    assert examples.get("min_exercised") == 1
     # every chain negates (jammer •2); a jammer is jammed only in chains of depth 2 or more
     depth_one = sum(len(s["steps"]) == 3 for _, s in chains())
     assert examples["exercised"] == {"zatch/jammer.2": examples["supported"],
@@ -132,11 +137,11 @@ def test_a_failure_fails_every_rule_whatever_its_examples_exercised():
 
     examples = {"generated": 60, "supported": 60, "actions": 60,
                 "exercised": {"toy/A": 60, "toy/B": 0}, "min_exercised": 3}
-    passed = {"kind": "property", "status": "pass", "examples": examples}
+    passed: Any = {"kind": "property", "status": "pass", "examples": examples}   # partial
     assert (status_for(passed, "toy/A"), status_for(passed, "toy/B")) == ("pass", "skip")
-    failed = {**passed, "status": "fail"}
+    failed: Any = {**passed, "status": "fail"}
     assert (status_for(failed, "toy/A"), status_for(failed, "toy/B")) == ("fail", "fail")
-    older = {"kind": "property", "status": "pass",
+    older: Any = {"kind": "property", "status": "pass",
              "examples": {"generated": 1, "supported": 1, "actions": 1}}
     assert status_for(older, "toy/B") == "pass"   # a report from before exercised
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import conformance
-from conformance import Unsupported, vocabulary
+from conformance import Unsupported, _vocabulary_gate, vocabulary
 from conformance._catalogue import load_catalogue
 from conformance._loading import InProcessEngine
 from conformance._runner import Runner, Selection
 from conformance._settings import get_profile
+from conformance._types import ReportDict
 from conformance.report._markdown import render as markdown
 from conformance.report._text import facts
 from reference_engine import create_engine
@@ -46,7 +47,7 @@ class _NoHarness:
         self.inner.close()
 
 
-def _report(engine: _NoHarness) -> dict[str, Any]:
+def _report(engine: _NoHarness) -> ReportDict:
     return conformance.certify(engine, rulesets=["mtg"], profile="quick").to_json()
 
 
@@ -55,8 +56,8 @@ def test_the_feature_is_derived_from_the_actions_used() -> None:
     by_id = {c.id: c for c in catalogue.cases}
     shield = by_id["mtg/cr-609-7/red-source-of-your-choice"]           # apply, damage
     plain = by_id["mtg/cr-609-1/spell-effect-at-resolution"]           # cast, resolve
-    assert vocabulary.SYNTHETIC in vocabulary.describe(shield)[0]
-    assert vocabulary.SYNTHETIC not in vocabulary.describe(plain)[0]
+    assert _vocabulary_gate.SYNTHETIC in _vocabulary_gate.describe(shield)[0]
+    assert _vocabulary_gate.SYNTHETIC not in _vocabulary_gate.describe(plain)[0]
     assert {"action.apply", "action.damage", "action.move"} == \
         set(vocabulary.history("mtg").synthetic)
     assert vocabulary.history("vision").synthetic == {}   # game language only
@@ -64,12 +65,12 @@ def test_the_feature_is_derived_from_the_actions_used() -> None:
 
 def test_an_engine_taking_no_harness_actions_is_never_sent_one() -> None:
     report = _report(_NoHarness())
-    needing = [r for r in report["results"] if r["message"] == vocabulary.NEEDS_HARNESS]
+    needing = [r for r in report["results"] if r["message"] == _vocabulary_gate.NEEDS_HARNESS]
     assert needing and all(r["status"] == "skip" and r["skip_kind"] == "synthetic"
                            for r in needing)
     for r in report["results"]:
         assert "reached the engine" not in r["message"], r   # nothing was sent
-        assert vocabulary.SYNTHETIC not in r["features"] or r in needing
+        assert _vocabulary_gate.SYNTHETIC not in r["features"] or r in needing
     section = report["vocabulary"]["synthetic"]
     assert section == {"items": len(needing), "taken": False}
     line = f"{len(needing)} items need harness actions (capabilities.synthetic false)"
@@ -77,14 +78,14 @@ def test_an_engine_taking_no_harness_actions_is_never_sent_one() -> None:
     assert line in markdown(report)
     # properties generate without them: one that still ran used none
     ran = [r for r in report["results"] if r["kind"] == "property" and r["status"] != "skip"]
-    assert all(vocabulary.SYNTHETIC not in r["features"] for r in ran)
+    assert all(_vocabulary_gate.SYNTHETIC not in r["features"] for r in ran)
 
 
 def test_by_default_harness_actions_are_taken_and_counted() -> None:
     report = _report(_NoHarness(declare=False))
-    assert not any(r["message"] == vocabulary.NEEDS_HARNESS for r in report["results"])
+    assert not any(r["message"] == _vocabulary_gate.NEEDS_HARNESS for r in report["results"])
     section = report["vocabulary"]["synthetic"]
-    using = sum(vocabulary.SYNTHETIC in r["features"] for r in report["results"])
+    using = sum(_vocabulary_gate.SYNTHETIC in r["features"] for r in report["results"])
     assert section == {"items": using, "taken": True} and using > 0
     assert "need harness actions" not in dict(facts(report))["vocabulary"]
 

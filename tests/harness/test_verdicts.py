@@ -33,6 +33,7 @@ from conformance._certify import RunConfig, certify, exit_status
 from conformance._errors import did_you_mean
 from conformance._runner import Selection
 from conformance._settings import get_profile
+from conformance._types import ReportDict
 from conformance.report import render, validate_report
 
 
@@ -286,7 +287,7 @@ def test_a_failure_points_at_its_step_and_is_printed_once(tmp_path):
 
 # -- 2. the reference engine is never the judge ------------------------------------------------
 def _vision(engine: str, tmp_path: Path, *extra: str, profile: str = "quick",
-            ) -> tuple[int, dict]:
+            ) -> tuple[int, ReportDict]:
     out = tmp_path / engine.rsplit(":", 1)[-1]
     run = conformance("certify", "--engine", engine, "--cases", ROOT / "cases", "--ruleset",
                       "vision", "--profile", profile, "-q", "--out", out, *extra)
@@ -355,7 +356,7 @@ def _reading_catalogue(tmp_path: Path) -> Path:
     return cases
 
 
-def _toy_run(cases: Path, **options) -> dict:
+def _toy_run(cases: Path, **options) -> ReportDict:
     config = RunConfig(engine_spec="python:toy:ZeroRejectingEngine", profile=get_profile("quick"),
                        cases_root=cases, **options)
     report = certify(config)

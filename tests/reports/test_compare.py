@@ -6,22 +6,24 @@ import copy
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance._cli import main
 from conformance._selfcheck import recomputed
+from conformance._types import ReportDict
 from conformance.report import _chart, _compare
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "example-report" / "report.json"
 
 
 @pytest.fixture
-def reference() -> dict:
+def reference() -> ReportDict:
     return json.loads(REFERENCE.read_text("utf-8"))
 
 
-def broken(report: dict, name: str, rule_index: int, message: str = "wrong") -> dict:
+def broken(report: ReportDict, name: str, rule_index: int, message: str = "wrong") -> ReportDict:
     """The same report, as an engine that fails every item of one rule."""
     other = copy.deepcopy(report)
     other["engine"]["name"] = name
@@ -80,8 +82,8 @@ def test_different_catalogues_are_compared_on_shared_items_only(reference):
 
 
 def test_a_reading_that_fails_differs_rather_than_fails():
-    row = {"id": "x/reading/r", "ruleset": "x", "ref": "reading", "kind": "reading",
-           "title": "t", "status": "fail"}
+    row: Any = {"id": "x/reading/r", "ruleset": "x", "ref": "reading", "kind": "reading",
+                "title": "t", "status": "fail"}   # what the chart reads
     assert _chart.display_status(row) == "differs"
     assert _chart.family(row) == "readings"
 
@@ -91,7 +93,8 @@ def test_a_reading_that_fails_differs_rather_than_fails():
     ("609.7a", "rule", "§609.7"), ("QA-269", "qa", "Q&A"),
     ("ジャマー効果 bullet 3", "rule", "ジャマー効果")])
 def test_rule_families(ref, kind, family):
-    assert _chart.family({"id": "x/y", "ref": ref, "kind": kind}) == family
+    row: Any = {"id": "x/y", "ref": ref, "kind": kind}   # what family reads
+    assert _chart.family(row) == family
 
 
 def test_cli_writes_both_pages_and_refuses_a_non_report(tmp_path, reference, capsys):
@@ -147,7 +150,7 @@ def test_one_catalogue_run_with_different_rulesets_is_not_two_catalogues(tmp_pat
     """`--ruleset mtg` and `--ruleset mtg --ruleset zatch` on one catalogue have
     different catalogue digests, but each ruleset's own digest agrees: the page says
     they ran different rulesets, not that they ran "2 different catalogues"."""
-    def run(*rulesets: str) -> tuple[str, dict]:
+    def run(*rulesets: str) -> tuple[str, ReportDict]:
         out = tmp_path / "-".join(rulesets)
         argv = ["certify", "--engine", "reference", "--no-properties", "-q", "--out", str(out)]
         assert main([*argv, *(f"--ruleset={r}" for r in rulesets)]) == 0

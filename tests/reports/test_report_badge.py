@@ -9,6 +9,7 @@ import pytest
 from test_report_samples import partial_report, result, rule, sample_report, with_verdict
 
 from conformance._results import Status
+from conformance._types import ReportDict
 from conformance.report import render
 from conformance.report._badge import badge
 
@@ -32,7 +33,7 @@ def test_a_badge_for_one_ruleset_of_many() -> None:
                                              "color": "red"}
 
 
-def _with_statuses(statuses: list[str]) -> dict:
+def _with_statuses(statuses: list[str]) -> ReportDict:
     report = sample_report()
     # each rule has an item of its status, so a passing rule is fully checked
     report["rules"] = [rule(f"vision/IR-{n}", s, cases=(f"vision/c/{n}",) if s != "uncovered"

@@ -8,9 +8,10 @@ that this layer stays inside tests/reports/.)
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from conformance._results import Mismatch, Result, Status
+from conformance._types import ReportDict, ResultDict, RuleCounts, RuleRow, Verdict
 from conformance._verdict import item_counts, verdict
 from conformance.report import validate_report
 
@@ -34,7 +35,7 @@ def rerun(item: str) -> str:
     return f"conformance run --engine reference --select {item}"
 
 
-def result(id: str, status: Status, **fields: Any) -> dict[str, Any]:
+def result(id: str, status: Status, **fields: Any) -> ResultDict:
     ruleset = id.split("/")[0]
     fields.setdefault("rules", [f"{ruleset}/IR-1"])
     fields.setdefault("kind", "case")
@@ -44,18 +45,25 @@ def result(id: str, status: Status, **fields: Any) -> dict[str, Any]:
 
 def rule(id: str, status: str, kind: str = "rule", cases: tuple[str, ...] = (),
          properties: tuple[str, ...] = (), mutants: tuple[str, ...] = (),
-         title: str = "") -> dict[str, Any]:
+         title: str = "") -> RuleRow:
     ruleset, ref = id.split("/", 1)
-    counts = {"pass": 0, "fail": 0, "error": 0, "skip": 0}
-    if status in counts:
-        counts[status] = len(cases) + len(properties)
+    n = len(cases) + len(properties)
+    counts: RuleCounts = {"pass": n if status == "pass" else 0,
+                          "fail": n if status == "fail" else 0,
+                          "error": n if status == "error" else 0,
+                          "skip": n if status == "skip" else 0}
     return {"id": id, "ruleset": ruleset, "ref": ref.split("-", 1)[-1], "kind": kind,
             "title": title or f"title of {id}", "cases": list(cases),
             "properties": list(properties), "mutants": list(mutants), "status": status,
             "counts": counts}
 
 
-def sample_report() -> dict[str, Any]:
+def row(**fields: Any) -> RuleRow:
+    """A rule row holding only ``fields`` (what the function under test reads)."""
+    return cast(RuleRow, fields)
+
+
+def sample_report() -> ReportDict:
     """Two rulesets; one result of every kind a reader must handle."""
     results = [
         result("vision/shuffle/whole-deck", "pass", rules=["vision/IR-3.2.5.b"]),
@@ -102,7 +110,7 @@ def sample_report() -> dict[str, Any]:
                      "strict_readings": False},
         "started": "2026-11-29T13:00:00Z",
         "duration": 1.23,
-        "verdict": {},
+        "verdict": cast(Verdict, {}),   # with_verdict's
         "summary": {"total": 7, "pass": 2, "fail": 3, "error": 1, "skip": 1,
                     "expected_failures": 1, "unexpected_passes": 1},
         "results": results,
@@ -121,7 +129,7 @@ def sample_report() -> dict[str, Any]:
     })
 
 
-def with_verdict(report: dict[str, Any]) -> dict[str, Any]:
+def with_verdict(report: ReportDict) -> ReportDict:
     """Recompute ``verdict`` and ``summary`` after a test changed results, rules or problems."""
     handshake = next((p["message"] for p in report["problems"] if p["kind"] == "handshake"), "")
     strict = report["settings"]["strict_readings"]
@@ -133,7 +141,7 @@ def with_verdict(report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-def readings_report(text: str = "") -> dict[str, Any]:
+def readings_report(text: str = "") -> ReportDict:
     """The sample plus a differing reading and a difference from the reference engine
     (``text`` in their engine-controlled fields)."""
     report = sample_report()
@@ -150,11 +158,11 @@ def readings_report(text: str = "") -> dict[str, Any]:
     ]
     report["rules"].append(rule("vision/reading/draw-short-deck", "fail", kind="reading",
                                 cases=("vision/draw/short-deck",)))
-    report["summary"].update(total=10, fail=5, skip=2)
+    report["summary"].update({"total": 10, "fail": 5, "skip": 2})
     return with_verdict(report)
 
 
-def partial_report() -> dict[str, Any]:
+def partial_report() -> ReportDict:
     """An interrupted run."""
     report = sample_report()
     report["complete"] = False
@@ -162,7 +170,7 @@ def partial_report() -> dict[str, Any]:
     return with_verdict(report)
 
 
-def hostile_report(text: str = SCRIPT) -> dict[str, Any]:
+def hostile_report(text: str = SCRIPT) -> ReportDict:
     """Every engine-controlled field of the sample carries ``text``."""
     report = copy.deepcopy(sample_report())
     report["engine"]["name"] = text
@@ -178,7 +186,7 @@ def hostile_report(text: str = SCRIPT) -> dict[str, Any]:
     return report
 
 
-def failing(report: dict[str, Any], status: str = "fail") -> dict[str, Any]:
+def failing(report: ReportDict, status: str = "fail") -> ResultDict:
     """The first result with ``status`` (that is not a known failure)."""
     return next(r for r in report["results"]
                 if r["status"] == status and not r["expected_failure"])
@@ -193,13 +201,13 @@ def test_samples_are_valid_reports() -> None:
 def test_a_rule_counts_a_mutant_only_when_an_item_tagged_with_it_caught_it():
     from conformance.report._text import mutants_killed
 
-    report = {"mutation": {"mutants": [
+    report: Any = {"mutation": {"mutants": [   # only what mutants_killed reads
         {"name": "m", "ruleset": "toy", "rules": ["toy/A", "toy/B"], "killed": True,
          "killed_by": ["toy/a-case"], "killed_for": ["toy/A"]},
         {"name": "old", "ruleset": "toy", "rules": ["toy/B"], "killed": True,
          "killed_by": ["toy/b-case"]}]}}   # a report from before killed_for
-    assert mutants_killed(report, {"id": "toy/A", "mutants": ["m"]}) == "1/1"
-    assert mutants_killed(report, {"id": "toy/B", "mutants": ["m", "old"]}) == "1/2"
+    assert mutants_killed(report, row(id="toy/A", mutants=["m"])) == "1/1"
+    assert mutants_killed(report, row(id="toy/B", mutants=["m", "old"])) == "1/2"
 
 
 def test_a_rule_counts_a_mutant_as_caught_only_by_seed_basis_items():
@@ -207,7 +215,7 @@ def test_a_rule_counts_a_mutant_as_caught_only_by_seed_basis_items():
     with that bug still certifies pass."""
     from conformance.report._text import mutants_killed
 
-    report = {"mutation": {"mutants": [
+    report: Any = {"mutation": {"mutants": [   # only what mutants_killed reads
         {"name": "seed", "ruleset": "toy", "rules": ["toy/A"], "killed": True,
          "killed_by": ["toy/a"], "killed_for": ["toy/A"], "certified_for": ["toy/A"],
          "certified": True},
@@ -216,8 +224,8 @@ def test_a_rule_counts_a_mutant_as_caught_only_by_seed_basis_items():
          "certified_for": [], "certified": False},
         {"name": "survivor", "ruleset": "toy", "rules": ["toy/A"], "killed": False,
          "killed_by": [], "killed_for": [], "certified_for": [], "certified": False}]}}
-    assert mutants_killed(report, {"id": "toy/A", "mutants": ["seed", "read", "survivor"]}) \
+    assert mutants_killed(report, row(id="toy/A", mutants=["seed", "read", "survivor"])) \
         == "1/3 (+1 only by readings)"
     # a reading's own row counts the kills of the items relying on it
-    assert mutants_killed(report, {"id": "toy/reading/r", "kind": "reading",
-                                   "mutants": ["read"]}) == "1/1"
+    assert mutants_killed(report, row(id="toy/reading/r", kind="reading",
+                                      mutants=["read"])) == "1/1"

@@ -12,6 +12,7 @@ import pytest
 from test_report_samples import partial_report, result, sample_report
 
 from conformance import ConformanceError
+from conformance import _types as T
 from conformance._results import Mismatch, Result, Status
 from conformance.report import InvalidReport, validate_report, write_reports
 from conformance.report._schema import schema
@@ -44,6 +45,39 @@ def test_schema_and_result_types_agree(model: type, definition: str | None) -> N
     # (a CI baseline) still read; every other field is required
     assert set(spec["required"]) == fields - ADDED_LATER
     assert spec["additionalProperties"] is False
+
+
+def _part(path: str) -> dict[str, Any]:
+    """The schema of one part of report.json: ``verdict.coverage``, ``results[]``..."""
+    node: dict[str, Any] = schema()
+    for step in path.split(".") if path else []:
+        many = step.endswith("[]")
+        node = node["properties"][step.removesuffix("[]")]
+        node = node.get("oneOf", [node])[-1]   # null or the object: the object
+        if "$ref" in node:
+            node = schema()["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+        if many:
+            node = node["items"]
+            if "$ref" in node:
+                node = schema()["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+@pytest.mark.parametrize(("typed", "path"), [
+    (T.ReportDict, ""), (T.SuiteInfo, "suite"), (T.EngineInfo, "engine"),
+    (T.Settings, "settings"), (T.Filters, "settings.filters"), (T.Verdict, "verdict"),
+    (T.VerdictRules, "verdict.rules"), (T.Tally, "verdict.rules.seed"),
+    (T.Coverage, "verdict.coverage"), (T.Summary, "summary"), (T.ResultDict, "results[]"),
+    (T.MismatchDict, "results[].mismatches[]"), (T.Examples, "results[].examples"),
+    (T.RuleRow, "rules[]"), (T.RuleCounts, "rules[].counts"),
+    (T.TooFewExamples, "rules[].too_few_examples[]"), (T.Mutation, "mutation"),
+    (T.MutantRow, "mutation.mutants[]")])
+def test_the_report_types_name_the_schemas_fields(typed: Any, path: str) -> None:
+    """conformance/_types.py is the schema as Python types: the same fields, and a
+    field the schema requires is required in the type (what older reports lack is not)."""
+    spec = _part(path)
+    assert set(typed.__annotations__) == set(spec["properties"]), path
+    assert set(typed.__required_keys__) == set(spec.get("required", [])), path
 
 
 @pytest.mark.parametrize("status", ["pass", "fail", "error", "skip"])
@@ -108,7 +142,7 @@ def test_broken_reports_are_rejected_with_where_and_what(mutate, says: str) -> N
 
 
 def test_every_problem_is_collected_and_long_lists_are_cut() -> None:
-    report = sample_report()
+    report: Any = sample_report()   # made invalid
     for item in report["results"]:
         item["status"] = "bogus"
         item["kind"] = "bogus"
@@ -125,7 +159,7 @@ def test_not_a_dict_is_rejected() -> None:
 
 
 def test_invalid_report_is_not_written(tmp_path: Path) -> None:
-    report = sample_report()
+    report: Any = sample_report()   # made invalid
     report["summary"]["total"] = "seven"
     with pytest.raises(InvalidReport, match=r"report\.summary\.total"):
         write_reports(report, tmp_path)

@@ -24,6 +24,7 @@ from conformance._cli import main
 from conformance._report import Report
 from conformance._runner import shard_of
 from conformance._selfcheck import MAX_DEPTH, recomputed
+from conformance._types import ReportDict
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED = [ROOT / "docs" / "example-report" / "report.json",
@@ -31,27 +32,27 @@ PUBLISHED = [ROOT / "docs" / "example-report" / "report.json",
 
 
 @pytest.fixture(scope="module")
-def wrong(tmp_path_factory) -> dict:
+def wrong(tmp_path_factory) -> ReportDict:
     """A real report of an engine that fails: verdict fail, exit 1."""
     base = tmp_path_factory.mktemp("wrong")
     cases = write_catalogue(base / "cases")
     assert main(["certify", "--engine", "python:toy:WrongEngine", "--cases", str(cases),
                  "-q", "--out", str(base / "out")]) == 1
-    report: dict = json.loads((base / "out" / "report.json").read_text("utf-8"))
+    report: ReportDict = json.loads((base / "out" / "report.json").read_text("utf-8"))
     assert report["verdict"]["status"] == "fail"
     return report
 
 
-def write(path: Path, report: dict) -> Path:
+def write(path: Path, report: ReportDict) -> Path:
     path.write_text(json.dumps(report), "utf-8")
     return path
 
 
-def forged(report: dict) -> dict:
+def forged(report: ReportDict) -> ReportDict:
     """What a process with write access makes of a failing report: a green verdict."""
     bad = copy.deepcopy(report)
-    bad["verdict"].update(status="pass", exit_code=0,
-                          message="the engine follows every seed rule")
+    bad["verdict"].update({"status": "pass", "exit_code": 0,
+                           "message": "the engine follows every seed rule"})
     return bad
 
 

@@ -6,11 +6,13 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from test_report_samples import failing, partial_report, sample_report
 
 from conformance import report as reports
+from conformance._types import ReportDict, Summary
 from conformance.report import FILENAMES, render, rule_table, write_reports
 
 ALL = {"report.json", "report.md", "junit.xml", "report.html", "badge.json"}
@@ -108,8 +110,8 @@ def test_written_files_are_utf8_with_unix_newlines(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", sorted(FILENAMES))
 def test_an_empty_run_renders(fmt: str) -> None:
     report = sample_report()
-    report.update(results=[], rules=[], problems=[], mutation=None,
-                  summary=dict.fromkeys(report["summary"], 0))
+    report.update({"results": [], "rules": [], "problems": [], "mutation": None,
+                   "summary": cast(Summary, dict.fromkeys(report["summary"], 0))})
     report["settings"]["rulesets"] = []
     reports.validate_report(report)
     assert render(report, fmt)
@@ -121,7 +123,7 @@ def test_counterexample_names_cannot_leave_the_folder(tmp_path):
     for hostile in ["../../etc/passwd", "/abs/path", "..", "a/../../b", ".hidden", "x\x00y"]:
         name = safe_filename(hostile)
         assert "/" not in name and not name.startswith(".") and name.endswith(".yaml")
-    report = {"results": [{"id": "vision/../../../escape", "counterexample": "id: x\n"},
+    report: Any = {"results": [{"id": "vision/../../../escape", "counterexample": "id: x\n"},
                           {"id": "vision/prop/ok", "counterexample": ""}]}
     written = write_counterexamples(report, tmp_path / "out")
     assert len(written) == 1
@@ -133,14 +135,14 @@ def test_a_reused_out_keeps_no_stale_counterexample(tmp_path):
     from conformance.report import write_counterexamples
 
     out = tmp_path / "out"
-    first = {"results": [{"id": "vision/prop/a", "counterexample": "id: a\n"},
+    first: Any = {"results": [{"id": "vision/prop/a", "counterexample": "id: a\n"},
                          {"id": "vision/prop/b", "counterexample": "id: b\n"}]}
     assert len(write_counterexamples(first, out)) == 2
-    second = {"results": [{"id": "vision/prop/b", "counterexample": "id: b2\n"}]}
+    second: Any = {"results": [{"id": "vision/prop/b", "counterexample": "id: b2\n"}]}
     written = write_counterexamples(second, out)
     assert sorted((out / "counterexamples").iterdir()) == written
     assert written[0].read_text() == "id: b2\n"
-    write_counterexamples({"results": []}, out)
+    write_counterexamples(cast(ReportDict, {"results": []}), out)
     assert not (out / "counterexamples").exists(), "an empty folder would look like a run's"
 
 

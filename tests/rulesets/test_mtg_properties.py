@@ -1,5 +1,5 @@
 """The MTG properties: they pass on the reference engine, each has teeth, and their
-generators reach every vocabulary feature their rules concern.
+generators reach every trait their rules concern.
 
 Each property runs through the real runner (`Runner.run_property`, quick profile)
 against the reference engine, where it must pass (test_pack_properties.py, for every
@@ -50,8 +50,8 @@ KILLS: dict[str, list[str]] = {
     P + "metamorphic-renaming-swapping-adding": [],   # see test_metamorphic_has_teeth
 }
 
-#: The vocabulary features each property's generator must reach at the default profile.
-FEATURES: dict[str, set[str]] = {
+#: The traits each property's generator must reach at the default profile.
+TRAITS: dict[str, set[str]] = {
     P + "shield-prevents-at-most-the-damage": {
         "shield:chosen", "shield:unchosen", "shield:limited", "shield:unlimited",
         "shield:numeric", "shield:next-time", "damage:zero", "damage:positive",
@@ -78,7 +78,7 @@ FEATURES: dict[str, set[str]] = {
 
 def test_every_property_is_tagged_and_its_mutants_break_its_rules():
     assert all(p.id.startswith(P) and p.ruleset == "mtg" and p.rules for p in PROPERTIES)
-    assert sorted(KILLS) == sorted(BY_ID) == sorted(FEATURES)
+    assert sorted(KILLS) == sorted(BY_ID) == sorted(TRAITS)
     property_runs.assert_kills_break_their_rules("mtg", KILLS, BY_ID)
 
 
@@ -156,7 +156,7 @@ def test_metamorphic_has_teeth():
 # -- generator coverage ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("prop", PROPERTIES, ids=[p.id for p in PROPERTIES])
-def test_generators_reach_every_feature_their_rules_concern(prop):
+def test_generators_reach_every_trait_their_rules_concern(prop):
     reached: set[str] = set()
 
     @settings(max_examples=get_profile("certify").max_examples, derandomize=True,
@@ -164,12 +164,12 @@ def test_generators_reach_every_feature_their_rules_concern(prop):
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(prop.scenarios)
     def collect(scenario: dict[str, Any]) -> None:
-        for feature in sorted(S.features(scenario)):
-            event(feature)
-            reached.add(feature)
+        for trait in sorted(S.traits(scenario)):
+            event(trait)
+            reached.add(trait)
 
     collect()
-    missing = FEATURES[prop.id] - reached
+    missing = TRAITS[prop.id] - reached
     assert not missing, f"{prop.id} never generates {sorted(missing)}"
 
 

@@ -1,8 +1,8 @@
 """The Vision strategies reach the vocabulary their properties' rules are about.
 
 A property is only as strong as what it generates.  For every rule a property
-is tagged with, `RULE_FEATURES` names the vocabulary features (see
-`conformance.rulesets.vision.features`) a fair test of that rule must meet;
+is tagged with, `RULE_TRAITS` names the traits (see
+`conformance.rulesets.vision.traits`) a fair test of that rule must meet;
 this test draws each property's scenarios as the default profile does
 (derandomized, the same number of examples) and fails when one of them is
 never generated.
@@ -21,15 +21,15 @@ from property_runs import never_generated, print_counts
 
 from conformance._properties import Property
 from conformance.rulesets.vision import PROPERTIES
-from conformance.rulesets.vision.features import features
+from conformance.rulesets.vision.traits import traits
 
 V = "vision/"
 RESOLUTION = {"instr:damage", "instr:return_to_hand", "instr:draw", "instr:discard"}
 POWER_KINDS = {"power:change", "power:swap", "power:add", "power:always"}
 DECK = {"instr:reveal", "instr:look", "reveal:count", "reveal:all", "reveal:until"}
 
-#: rule id -> the features a property checking that rule must generate.
-RULE_FEATURES: dict[str, set[str]] = {
+#: rule id -> the traits a property checking that rule must generate.
+RULE_TRAITS: dict[str, set[str]] = {
     V + "IR-12/p1": RESOLUTION | {"fail:none"},
     V + "IR-12/p2": RESOLUTION | {"fail:first", "fail:middle", "fail:last", "sel:card",
                                   "sel:chosen-1", "sel:chosen-many", "sel:this"},
@@ -85,21 +85,21 @@ UNCHECKED = {V + "prop/differential"}
 CHECKED = [p for p in PROPERTIES if p.id not in UNCHECKED]
 
 
-def test_every_rule_of_a_property_names_its_features() -> None:
-    missing = sorted({r for p in CHECKED for r in p.rules} - set(RULE_FEATURES))
-    assert not missing, f"add these rules to RULE_FEATURES: {missing}"
+def test_every_rule_of_a_property_names_its_traits() -> None:
+    missing = sorted({r for p in CHECKED for r in p.rules} - set(RULE_TRAITS))
+    assert not missing, f"add these rules to RULE_TRAITS: {missing}"
 
 
 @pytest.mark.parametrize("prop", CHECKED, ids=[p.id for p in CHECKED])
-def test_generators_reach_the_features_of_their_rules(prop: Property) -> None:
+def test_generators_reach_the_traits_of_their_rules(prop: Property) -> None:
     # The certification's default profile (`certify`, 60 examples), also when the
     # tests run under CI=true (where the default is `ci`, 30 examples).
-    never = never_generated(prop, features, RULE_FEATURES, "certify")
+    never = never_generated(prop, traits, RULE_TRAITS, "certify")
     assert not never, f"{prop.id} never generated, at the certify profile: {never}"
 
 
 def main(argv: list[str]) -> int:
-    print_counts(CHECKED, features, argv[0] if argv else None)
+    print_counts(CHECKED, traits, argv[0] if argv else None)
     return 0
 
 

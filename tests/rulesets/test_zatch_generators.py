@@ -2,13 +2,13 @@
 
 The same check as tests/rulesets/test_vision_generators.py, with the shared helpers of
 tests/support/property_runs.py: for every rule a Zatch property is tagged with,
-`RULE_FEATURES` names the vocabulary features (see
-`conformance.rulesets.zatch.strategies.features`) a fair test of that rule must
+`RULE_TRAITS` names the traits (see
+`conformance.rulesets.zatch.strategies.traits`) a fair test of that rule must
 meet, and every property tagged with the rule must generate each of them at
 least once at the `certify` profile (60 examples, derandomized as a run draws).
 
 At the `ci` profile (30 examples) the same holds except where `CI_NEVER` says
-(docs/rulesets/zatch.md lists both).  The properties record the features as
+(docs/rulesets/zatch.md lists both).  The properties record the traits as
 Hypothesis events during a run.  Print the counts:
 ``PYTHONPATH=tests/support python tests/rulesets/test_zatch_generators.py [PROFILE]``.
 """
@@ -22,7 +22,7 @@ from property_runs import never_generated, print_counts
 
 from conformance._properties import Property
 from conformance.rulesets.zatch import PROPERTIES
-from conformance.rulesets.zatch.strategies import features
+from conformance.rulesets.zatch.strategies import traits
 
 Z = "zatch/"
 NEGATION = {"effect:jammer", "cost:mp", "cost:discard_self", "do:damage", "do:mp",
@@ -32,8 +32,8 @@ ON_FIELD_AT = {"on_field:end_of_turn", "on_field:end_of_battle", "on_field:battl
 BATTLE = {"action:battle_in", "action:next_step"}
 KINDS = {"kind:ordinary", "kind:battle", "kind:attack", "kind:defense", "kind:non_battle_spell"}
 
-#: rule id -> the features every property checking that rule must generate.
-RULE_FEATURES: dict[str, set[str]] = {
+#: rule id -> the traits every property checking that rule must generate.
+RULE_TRAITS: dict[str, set[str]] = {
     # jammer •2: a negation puts back what the effect did (damage, MP, a discarded card, a
     # removed stay or standby) and keeps both kinds of cost paid
     Z + "jammer.2": NEGATION,
@@ -79,7 +79,7 @@ RULE_FEATURES: dict[str, set[str]] = {
     Z + "unnegatable.1": {"effect:unnegatable", "effect:jammer"},
     Z + "reading/contest-winner": {"effect:power", "do:power"},
     # cannot •1: a restriction naming its player and one leaving it to the default (the
-    # opponent); the 使えない property also names jammers (PROPERTY_FEATURES)
+    # opponent); the 使えない property also names jammers (PROPERTY_TRAITS)
     Z + "cannot.1": {"do:cannot_use", "cannot_use:default-player"},
     Z + "cannot.2": {"do:cannot_use", "effect:stay", "effect:standby"},
     Z + "reading/lasting-in-force": {"effect:stay", "effect:standby", "stay:end_of_turn"},
@@ -89,11 +89,11 @@ RULE_FEATURES: dict[str, set[str]] = {
     Z + "stay.1": {"effect:stay", "stay:end_of_turn", "action:end_turn"},
 }
 
-#: Features one property must reach besides its rules': the 使えない property tries a jammer
+#: Traits one property must reach besides its rules': the 使えない property tries a jammer
 #: under a restriction naming jammers; the metamorphic property mixes the other strategies,
 #: fair only if it draws from each family (on-field effects, spells, jammers, turn ends,
 #: restrictions) whatever its rules.
-PROPERTY_FEATURES: dict[str, set[str]] = {
+PROPERTY_TRAITS: dict[str, set[str]] = {
     "zatch/prop/cannot-use-never-undoes": {"cannot_use:jammers", "effect:jammer"},
     "zatch/prop/renaming-and-swapping-players": {
         "kind:on_field", "kind:non_battle_spell", "effect:jammer", "action:end_turn",
@@ -102,35 +102,35 @@ PROPERTY_FEATURES: dict[str, set[str]] = {
 #: Sampled by Hypothesis (the exhaustive walk draws nothing).
 CHECKED = [p for p in PROPERTIES if p.exhaustive is None]
 
-#: (property id, feature) never generated at the `ci` profile (30 examples): a plain
+#: (property id, trait) never generated at the `ci` profile (30 examples): a plain
 #: jammer answering a non-battle spell (refused, nonbattle •6) is drawn once in about 12.
 CI_NEVER: set[tuple[str, str]] = {
     ("zatch/prop/negation-restores-keeps-costs", "negation:effects-vs-non_battle_spell")}
 
 
-def test_every_rule_of_a_property_names_its_features() -> None:
-    missing = sorted({r for p in CHECKED for r in p.rules} - set(RULE_FEATURES))
-    assert not missing, f"add these rules to RULE_FEATURES: {missing}"
+def test_every_rule_of_a_property_names_its_traits() -> None:
+    missing = sorted({r for p in CHECKED for r in p.rules} - set(RULE_TRAITS))
+    assert not missing, f"add these rules to RULE_TRAITS: {missing}"
 
 
 @pytest.mark.parametrize("prop", CHECKED, ids=[p.id for p in CHECKED])
-def test_generators_reach_the_features_of_their_rules(prop: Property) -> None:
+def test_generators_reach_the_traits_of_their_rules(prop: Property) -> None:
     # The certification's default profile (`certify`, 60 examples), also under CI=true.
-    wanted = {**RULE_FEATURES, prop.id: PROPERTY_FEATURES.get(prop.id, set())}
-    never = never_generated(prop, features, wanted, "certify", extra=[prop.id])
+    wanted = {**RULE_TRAITS, prop.id: PROPERTY_TRAITS.get(prop.id, set())}
+    never = never_generated(prop, traits, wanted, "certify", extra=[prop.id])
     assert not never, f"{prop.id} never generated, at the certify profile: {never}"
 
 
 @pytest.mark.parametrize("prop", CHECKED, ids=[p.id for p in CHECKED])
 def test_what_the_ci_profile_misses_is_written_down(prop: Property) -> None:
-    wanted = {**RULE_FEATURES, prop.id: PROPERTY_FEATURES.get(prop.id, set())}
-    never = never_generated(prop, features, wanted, "ci", extra=[prop.id])
+    wanted = {**RULE_TRAITS, prop.id: PROPERTY_TRAITS.get(prop.id, set())}
+    never = never_generated(prop, traits, wanted, "ci", extra=[prop.id])
     missed = {(prop.id, f) for feats in never.values() for f in feats}
     assert missed == {m for m in CI_NEVER if m[0] == prop.id}
 
 
 def main(argv: list[str]) -> int:
-    print_counts(CHECKED, features, argv[0] if argv else None)
+    print_counts(CHECKED, traits, argv[0] if argv else None)
     return 0
 
 

@@ -3,8 +3,8 @@
 Every strategy draws ``{"setup": ..., "steps": [{"do": ...}, ...]}`` written in
 docs/rulesets/mtg.md.  Boards are small and ids short (``c0``, ``h1``...), so a
 shrunk counterexample reads like a hand-written case.  The properties work out
-what should happen from the scenario itself (`expected`); `features` names the
-vocabulary features a scenario reaches, for the generator-coverage test.
+what should happen from the scenario itself (`expected`); `traits` names the
+traits a scenario reaches (labels of what it exercises), for the generator-coverage test.
 """
 
 from __future__ import annotations
@@ -240,8 +240,8 @@ def walk(node: Any) -> Any:
             yield from walk(value)
 
 
-def features(scenario: Scenario) -> set[str]:
-    """The vocabulary features a scenario uses (for `hypothesis.event` and the coverage test)."""
+def traits(scenario: Scenario) -> set[str]:
+    """The traits a scenario uses (for `hypothesis.event` and the coverage test)."""
     found: set[str] = set()
     setup = scenario["setup"]
     found.add(f"phase:{setup.get('phase', 'main')}")

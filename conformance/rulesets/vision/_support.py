@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance._properties import Play, Scenario, Trace, record_features, short
+from conformance._properties import Play, Scenario, Trace, record_traits, short
 from conformance._properties import run_accepted as _run_accepted
-from conformance.rulesets.vision.features import features
+from conformance.rulesets.vision.traits import traits
 
-__all__ = ["card_in_setup", "events", "note_features", "resolve_effect", "run_accepted", "short"]
+__all__ = ["card_in_setup", "events", "note_traits", "resolve_effect", "run_accepted", "short"]
 
 # -- helpers --------------------------------------------------------------------------
 
-def note_features(scenario: Scenario) -> None:
-    """Record the vocabulary features ``scenario`` uses as Hypothesis events (shown by
+def note_traits(scenario: Scenario) -> None:
+    """Record the traits ``scenario`` uses as Hypothesis events (shown by
     ``--hypothesis-show-statistics``); a no-op outside a Hypothesis test."""
-    record_features(features(scenario))
+    record_traits(traits(scenario))
 
 
 def run_accepted(play: Play, scenario: Scenario) -> Trace:
-    """The pack API's `run_accepted`, recording which vocabulary features it reached."""
-    note_features(scenario)
+    """The pack API's `run_accepted`, recording which traits it reached."""
+    note_traits(scenario)
     return _run_accepted(play, scenario)
 
 

@@ -75,11 +75,40 @@ def move(state: State, cid: str, zone: str) -> State:
     return out
 
 
+def placed_by_reading(setup: dict[str, Any], steps: list[dict[str, Any]]) -> set[str]:
+    """The cards ``steps`` use from a hand without a cost that discards them: where each goes
+    is zatch/reading/used-card-to-discard (the seed never says), so a seed-basis comparison
+    leaves their zones and pile membership out (`unplaced`) and compares all the rest."""
+    out: set[str] = set()
+    for step in steps:
+        cid = step["do"].get("use")
+        if cid is None:
+            continue
+        _, zone, card = card_of(setup, cid)
+        if zone == "hand" and not card.get("effect", {}).get("cost", {}).get("discard_self"):
+            out.add(cid)
+    return out
+
+
+def unplaced(state: State, cards: set[str]) -> State:
+    """``state`` without where ``cards`` are: their ``zone`` and their place in any pile."""
+    out = copied(state)
+    for cid in cards:
+        out["cards"].get(cid, {}).pop("zone", None)
+    for player in out["players"].values():
+        for zone in ("hand", "field", "discard"):
+            if zone in player:
+                player[zone] = [c for c in player[zone] if c not in cards]
+    return out
+
+
 # -- jammer •2: costs stay paid -------------------------------------------------------------
 
 def pay(state: State, cid: str, by: str, effect: dict[str, Any]) -> State:
     """``state`` after ``by`` paid what using ``cid`` costs: MP, and the card to the discard
-    pile when the cost says so or the card was used from the hand."""
+    pile when the cost says so or the card was used from the hand (the latter is
+    zatch/reading/used-card-to-discard: a seed-basis property compares such a card's place
+    only through `unplaced`)."""
     out = copied(state)
     out["players"][by]["mp"] -= effect.get("cost", {}).get("mp", 0)
     zone = out["cards"][cid]["zone"]

@@ -7,139 +7,32 @@ property asks another engine for the answer.
 
 from __future__ import annotations
 
-import contextlib
-import json
-from collections.abc import Iterable, Iterator
 from typing import Any
 
-from conformance.ruleset import Play, Trace, Violation, invariant, record_features
+from conformance.ruleset import Play, Trace, Violation, invariant
 from conformance.rulesets.zatch import expected as ex
 from conformance.rulesets.zatch import strategies as gen
+from conformance.rulesets.zatch._checks import (
+    _by,
+    accepted,
+    by_reading,
+    can_negate,
+    effect_of,
+    note,
+    outcomes,
+    prelude,
+    same,
+    short,
+    unchanged,
+)
+from conformance.rulesets.zatch.metamorphic import renaming
 
 P, Z = "zatch/prop/", "zatch/"
 READING = Z + "reading/"
 State = dict[str, Any]
 
 
-# -- shared readers ------------------------------------------------------------------------
-
-def _by(do: dict[str, Any]) -> str:
-    by: str = do.get("by") or next(iter(do.values()))["by"]
-    return by
-
-
-def note(scenario: gen.Scenario) -> None:
-    """Record the vocabulary this example reached (the generator-coverage counts)."""
-    record_features(gen.features(scenario))
-
-
-def short(step: dict[str, Any]) -> str:
-    return json.dumps(step["do"], ensure_ascii=False)[:120]
-
-
-def accepted(trace: Trace, scenario: gen.Scenario, i: int, want: bool = True,
-             because: str = "") -> None:
-    """Step ``i`` must be accepted (``want``) or rejected; ``because`` names the fact of the
-    seed, a reading or the vocabulary that decided it, for the failure message."""
-    got = trace.replies[i]["accepted"]
-    if got != want:
-        verb = "accepted" if got else f"rejected ({trace.replies[i].get('reason')!r})"
-        raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was {verb}; the rules "
-                        f"{'allow' if want else 'forbid'} it here"
-                        + (f": {because}" if because else ""),
-                        expect={i: {"outcome": "accepted" if want else "rejected"}})
-
-
-def replayable(violation: Violation, rejected: Iterable[int]) -> Violation:
-    """``violation``, its ``expect`` completed with the steps the seed refuses.
-
-    A catalogue case's step without an ``outcome`` demands that the action is accepted,
-    and a counterexample replays every step of the scenario, those after the violating
-    one too; so it replays faithfully only when each step the seed refuses says
-    ``outcome: rejected``.  A violation without ``expect`` is left alone: its
-    counterexample gets the placeholder.  The violation is completed in place, so
-    Hypothesis still sees it raised where the property found it.
-    """
-    if violation.expect:
-        expect: dict[int, dict[str, Any]] = {i: {"outcome": "rejected"} for i in rejected}
-        for i, block in violation.expect.items():
-            expect[i] = {**expect.get(i, {}), **block}
-        violation.expect = dict(sorted(expect.items()))
-    return violation
-
-
-@contextlib.contextmanager
-def outcomes(rejected: Iterable[int]) -> Iterator[None]:
-    """Complete any `Violation` raised inside with the steps the seed refuses (indices
-    into the scenario's steps, from the property's oracle, never from an engine)."""
-    refused = list(rejected)
-    try:
-        yield
-    except Violation as exc:
-        replayable(exc, refused)
-        raise
-
-
-def same(observed: State, want: State, i: int, why: str, seed: bool = False) -> None:
-    """``observed`` must equal ``want`` (piles compared as sets).  ``seed``: ``want`` is the
-    seed's own answer (from the setup through `expected`, no observation of an engine), so
-    the violation carries it as the expectation of step ``i`` (`seed_block`)."""
-    got, exp = ex.canonical(observed), ex.canonical(want)
-    wrong = [(kind, name, key, value) for kind in ("cards", "players")
-             for name, fields in exp[kind].items() for key, value in fields.items()
-             if got[kind].get(name, {}).get(key) != value]
-    if wrong:
-        diffs = [f"{kind}.{name}.{key}: expected {value!r}, observed "
-                 f"{got[kind].get(name, {}).get(key)!r}" for kind, name, key, value in wrong]
-        block = seed_block(want, wrong) if seed else {}
-        raise Violation(f"after step {i + 1}, {why}: " + "; ".join(diffs[:4]),
-                        expect={i: block} if block else None)
-
-
-PILES = ("hand", "field", "discard")
-
-
-def seed_block(want: State, wrong: list[tuple[str, str, str, Any]]) -> dict[str, Any]:
-    """The ``expect`` block of the fields that differ, with the seed's values.  A pile is
-    stated as a set (``{unordered: [...]}``, the only form the vocabulary accepts): the
-    seed orders no pile."""
-    block: dict[str, dict[str, dict[str, Any]]] = {}
-    for kind, name, key, value in wrong:
-        if kind == "players" and key in PILES:
-            value = {"unordered": list(value)}
-        block.setdefault(kind, {}).setdefault(name, {})[key] = value
-    return block
-
-
-def unchanged(trace: Trace, scenario: gen.Scenario, i: int) -> None:
-    """A rejected action changes nothing."""
-    if i > 0:
-        same(trace.states[i], trace.states[i - 1], i, "a rejected action changed the state")
-
-
-def effect_of(scenario: gen.Scenario, cid: str) -> dict[str, Any]:
-    effect: dict[str, Any] = ex.card_of(scenario["setup"], cid)[2].get("effect", {})
-    return effect
-
-
 # -- jammer •2 (and use-most •1, •2, stay •2, standby •2) ------------------------------------
-
-def can_negate(jammer: dict[str, Any], effect: dict[str, Any]) -> bool:
-    """nonbattle •6: only a jammer that negates non-battle spells negates one, and such a
-    jammer negates nothing else (docs/rulesets/zatch.md, `negates`)."""
-    spell = effect.get("kind") == "non_battle_spell"
-    return spell == (jammer.get("negates") == "non_battle_spells")
-
-
-def prelude(scenario: gen.Scenario, upto: int) -> State:
-    """The seed's state after the steps before ``upto``: passes, and uses nobody answers."""
-    state = ex.start(scenario["setup"])
-    for step in scenario["steps"][:upto]:
-        if "use" in step["do"]:
-            cid, by = step["do"]["use"], step["do"]["by"]
-            state = ex.use(state, cid, by, effect_of(scenario, cid))
-    return state
-
 
 def negation_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
     """Every example uses an effect that resolves at once (use-most •1; a non-battle spell,
@@ -196,7 +89,8 @@ def negation_restores(play: Play, scenario: gen.Scenario) -> None:
         before = prelude(scenario, u)
         paid = ex.used_once_more(ex.pay(before, "e", user, effect), "e")
         same(trace.states[u], ex.resolve(paid, "e", user, effect), u,
-             "the effect did not resolve at once (use-most •1)", seed=True)
+             "the effect did not resolve at once (use-most •1)", seed=True,
+             unplaced=by_reading(scenario, u))
         if not legal:
             accepted(trace, scenario, jam, want=False)
             unchanged(trace, scenario, jam)
@@ -207,7 +101,7 @@ def negation_restores(play: Play, scenario: gen.Scenario) -> None:
         want["cards"]["e"]["used"] -= 1   # counted once, when it was used
         same(trace.states[jam], want, jam,
              "a negated effect must leave the state as before it resolved, costs paid, used",
-             seed=True)
+             seed=True, unplaced=by_reading(scenario, jam))
 
 
 # -- jammer •5: chains of any depth ----------------------------------------------------------
@@ -238,7 +132,8 @@ def check_chain(play: Play, scenario: gen.Scenario) -> None:
         for i in range(1, k + 1):
             want["cards"][f"j{i}"]["negated"] = ex.chain_negated(k, i)
         same(trace.states[u + k], want, u + k,
-             f"after {k} jammer(s) the chain must stand as jammer •5 says", seed=True)
+             f"after {k} jammer(s) the chain must stand as jammer •5 says", seed=True,
+             unplaced=by_reading(scenario, u + k))
 
 
 def chain_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
@@ -701,7 +596,7 @@ def cannot_use(play: Play, scenario: gen.Scenario) -> None:
             accepted(trace, scenario, i)
         want = ex.use(prelude(scenario, c_at), "c", restrictor, c)
         same(trace.states[c_at], want, c_at, "a 使えない must not undo effects already used",
-             seed=True)
+             seed=True, unplaced=by_reading(scenario, c_at))
         accepted(trace, scenario, c_at + 1, want=not bound)
 
 
@@ -741,7 +636,7 @@ def removal(play: Play, scenario: gen.Scenario) -> None:
         accepted(trace, scenario, i)
     want = prelude(scenario, r + 1)
     same(trace.states[r], want, r, "a removal must take away exactly what it names",
-         seed=True)
+         seed=True, unplaced=by_reading(scenario, r))
     if len(steps) == r + 1:
         return
     waiting = sorted(c for c, card in want["cards"].items() if card["standing_by"])
@@ -779,74 +674,7 @@ def unnegatable(play: Play, scenario: gen.Scenario) -> None:
     want = ex.used_once_more(ex.pay(used, "j", ex.opponent(user), effect_of(scenario, "j")),
                              "j")
     same(trace.states[u + 1], want, u + 1, "a 無効にならない effect must survive the jammer",
-         seed=True)
-
-
-# -- metamorphic: renaming cards and swapping players -----------------------------------------
-
-def _swap(value: Any, ids: set[str]) -> Any:
-    if isinstance(value, dict):
-        return {_swap(k, ids) if k in ("p1", "p2") or k in ids else k: _swap(v, ids)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [_swap(v, ids) for v in value]
-    if value in ("p1", "p2"):
-        return ex.opponent(value)
-    if isinstance(value, str) and value in ids:
-        return "r_" + value
-    return value
-
-
-def _ids(scenario: gen.Scenario) -> set[str]:
-    return {card["id"] for player in ("p1", "p2")
-            for zone in ("hand", "field", "discard")
-            for card in scenario["setup"].get(player, {}).get(zone, [])}
-
-
-def mixed_exercised(scenario: gen.Scenario, trace: Trace) -> set[str]:
-    """The mirror exercises what the scenario reached: a jammer the engine accepted right
-    after the opponent's effect (jammer •1), a non-battle spell it accepted (nonbattle •2),
-    an effect it refused after it accepted a 使えない (使えない •1)."""
-    found: set[str] = set()
-    steps = scenario["steps"]
-    restricted = False
-    for i, step in enumerate(steps):
-        do = step["do"]
-        if "use" not in do:
-            continue
-        effect = effect_of(scenario, do["use"])
-        accepted = trace.replies[i]["accepted"]
-        before = steps[i - 1]["do"] if i else {}
-        if (effect.get("jammer") and accepted and "use" in before and "target" not in do
-                and before["by"] != do["by"]):
-            found.add(Z + "jammer.1")
-        if effect.get("kind") == "non_battle_spell" and accepted:
-            found.add(Z + "nonbattle.2")
-        if restricted and not accepted:
-            found.add(Z + "cannot.1")
-        if accepted and any("cannot_use" in part for part in effect.get("do", [])):
-            restricted = True
-    return found
-
-
-@invariant(P + "renaming-and-swapping-players",
-           rules=[Z + "jammer.1", Z + "nonbattle.2", Z + "cannot.1"],
-           scenarios=gen.MIXED,
-           exercises=mixed_exercised)
-def renaming(play: Play, scenario: gen.Scenario) -> None:
-    """Renaming every card and swapping p1 and p2 changes nothing but the names."""
-    note(scenario)
-    ids = _ids(scenario)
-    first = play.run(scenario)
-    mirrored = _swap({**scenario, "setup": {"turn": "p1", **scenario["setup"]}}, ids)
-    second = play.run(mirrored)
-    for i in range(len(scenario["steps"])):
-        if first.replies[i]["accepted"] != second.replies[i]["accepted"]:
-            raise Violation(f"step {i + 1} {short(scenario['steps'][i])} was accepted "
-                            f"{first.replies[i]['accepted']} but, with players swapped and cards "
-                            f"renamed, {second.replies[i]['accepted']}")
-        same(second.states[i], _swap(first.states[i], ids), i,
-             "swapping players and renaming cards must mirror the state")
+         seed=True, unplaced=by_reading(scenario, u + 1))
 
 
 RULE_PROPERTIES = [negation_restores, jammer_chain, fired_never_jammed, jammer_window,

@@ -3,8 +3,8 @@
 Every strategy draws ``{"setup": ..., "steps": [{"do": ...}, ...]}`` written in
 docs/rulesets/zatch.md, with short stable card ids (``e``, ``j1``...) so a
 shrunk counterexample reads like a hand-written case.  The properties work out
-what should happen from the scenario itself (`expected`); `features` names the
-vocabulary a scenario reaches, for the generator-coverage counts.
+what should happen from the scenario itself (`expected`); `traits` labels
+what a scenario exercises, for the generator-coverage counts.
 """
 
 from __future__ import annotations
@@ -428,8 +428,8 @@ MIXED = st.one_of(window_scenarios(), timing_scenarios(), chain_scenarios(),
 
 # -- what a scenario reaches, for the coverage counts -----------------------------------------
 
-def features(scenario: Scenario) -> set[str]:
-    """The vocabulary features ``scenario`` uses: action kinds, effect kinds and keys,
+def traits(scenario: Scenario) -> set[str]:
+    """The traits ``scenario`` uses: action kinds, effect kinds and keys,
     instructions, costs, lasting shapes, and which jammer answered which kind of effect
     (``negation:<negates>-vs-<kind>``: a jammer used right after the opponent used it)."""
     found: set[str] = set()

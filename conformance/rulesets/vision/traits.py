@@ -1,12 +1,16 @@
-"""Which vocabulary features a Vision scenario uses.
+"""Which traits a Vision scenario has: short labels of what it exercises.
+
+Traits are this pack's own coverage labels, finer than the vocabulary's
+features (conformance/vocabulary.py: the schema elements an item uses, which
+decide the vocabulary version it needs) and never written into a report.
 
 A property is only as strong as what its strategy generates.  Every property
-records these features with Hypothesis ``event()`` (see `_support.run_accepted`),
+records these traits with Hypothesis ``event()`` (see `_support.run_accepted`),
 so ``--hypothesis-show-statistics`` shows how often each was generated, and
-tests/rulesets/test_vision_generators.py fails when a feature the property's rules
+tests/rulesets/test_vision_generators.py fails when a trait the property's rules
 concern is never generated at the default profile.
 
-Feature names are short strings: ``instr:<op>``, ``sel:<kind>`` (``card``,
+Trait names are short strings: ``instr:<op>``, ``sel:<kind>`` (``card``,
 ``chosen-1``, ``chosen-many``, ``this``, ``all-0``, ``all-1``, ``all-many``),
 ``zone:<zone>``, ``<zone>:<player>``, ``action:<kind>``, ``clause:<kind>``,
 ``trigger:<event>``, ``power:<kind>`` and ``power:<kind>-repeated``,
@@ -27,8 +31,8 @@ ZONES = ("deck", "hand", "field", "graveyard")
 ACTIONS = ("play", "put_onto_field", "resolve", "battle_damage", "draw")
 
 
-def features(scenario: dict[str, Any]) -> set[str]:
-    """The vocabulary features ``scenario`` uses (see the module docstring)."""
+def traits(scenario: dict[str, Any]) -> set[str]:
+    """The traits ``scenario`` uses (see the module docstring)."""
     found: set[str] = set()
     setup = scenario["setup"]
     board = Board.from_setup(setup)
