@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
+from conformance._types import ReportDict, RuleRow
 from conformance.report import _replace, _text
 from conformance.report._html import e, ident, page, status_badge, table, tr
 from conformance.report._markdown import inline
@@ -31,7 +31,7 @@ class Release:
 
     label: str
     source: str
-    report: dict[str, Any]
+    report: ReportDict
 
     def item(self, item_id: str) -> str:
         return self._items.get(item_id, "—")
@@ -52,7 +52,7 @@ class Release:
 class History:
     engine: str
     releases: list[Release]
-    rules: list[dict[str, Any]]          # rule rows of the newest report, in index order
+    rules: list[RuleRow]                 # rule rows of the newest report, in index order
     items: dict[str, list[str]]          # rule id -> its item ids, as the newest report runs them
     notes: list[str]
 
@@ -75,7 +75,7 @@ def changes(statuses: list[str], labels: list[str]) -> list[str]:
             if (word := change(before, after))]
 
 
-def history(reports: list[tuple[str, dict[str, Any]]]) -> History:
+def history(reports: list[tuple[str, ReportDict]]) -> History:
     """The history of already-read reports, oldest first."""
     releases = [Release(str(r["engine"].get("version") or _text.engine_label(r)), source, r)
                 for source, r in reports]
@@ -90,12 +90,13 @@ def history(reports: list[tuple[str, dict[str, Any]]]) -> History:
         notes.append(f"These reports were made against {len(digests)} catalogues: an item "
                      "missing from one is shown as —, and a status change may be the "
                      "catalogue's, not the engine's.")
-    newest = reports[-1][1] if reports else {"rules": [], "results": []}
+    newest = reports[-1][1] if reports else None
     items: dict[str, list[str]] = {}
-    for result in newest["results"]:
+    for result in newest["results"] if newest else []:
         for rule_id in result["rules"]:
             items.setdefault(rule_id, []).append(result["id"])
-    return History(names[0] if names else "", releases, list(newest["rules"]), items, notes)
+    rules = list(newest["rules"]) if newest else []
+    return History(names[0] if names else "", releases, rules, items, notes)
 
 
 def item_statuses(h: History, item_id: str) -> list[str]:
@@ -162,13 +163,13 @@ def render_html(h: History) -> str:
     return page(f"History: {h.engine}", "\n".join(body))
 
 
-def _items(report: dict[str, Any]) -> str:
+def _items(report: ReportDict) -> str:
     summary = report["summary"]
     return (f"{summary['pass']} passed, {summary['fail'] + summary['error']} failed, "
             f"{summary['skip']} skipped of {summary['total']}")
 
 
-def _seed(report: dict[str, Any]) -> str:
+def _seed(report: ReportDict) -> str:
     seed = report["verdict"]["rules"]["seed"]
     return f"{seed['pass']}/{seed['total']}"
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Any
 
+from conformance._types import ReportDict
 from conformance._verdict import skip_reasons
 from conformance.report import _replace, _text
 from conformance.report._html import e, page, status_badge, table, tr
@@ -28,7 +28,7 @@ TOP = 3
 class Entry:
     """One report, as a row of the index; links are relative to the index's folder."""
 
-    report: dict[str, Any]
+    report: ReportDict
     links: list[tuple[str, str]]   # (label, relative href)
 
     @property
@@ -60,7 +60,7 @@ class Entry:
         return [(reason, len(ids)) for reason, ids in skip_reasons(self.report["results"])[:TOP]]
 
 
-def entries(reports: list[tuple[Path, dict[str, Any]]], out: Path) -> list[Entry]:
+def entries(reports: list[tuple[Path, ReportDict]], out: Path) -> list[Entry]:
     """The rows, with each report's links relative to ``out``'s folder."""
     home = out.parent
     rows = []
@@ -97,7 +97,7 @@ def render_html(rows: list[Entry]) -> str:
     return page("Published certifications", "\n".join(body))
 
 
-def _status_class(report: dict[str, Any]) -> str:
+def _status_class(report: ReportDict) -> str:
     return {"pass": "pass", "fail": "fail", "error": "error"}.get(
         report["verdict"]["status"], "skip")
 
@@ -115,7 +115,7 @@ def render_markdown(rows: list[Entry]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(reports: list[tuple[Path, dict[str, Any]]], out: Path) -> list[Path]:
+def write(reports: list[tuple[Path, ReportDict]], out: Path) -> list[Path]:
     """index.html at ``out`` and index.md beside it."""
     rows = entries(reports, out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ def newest() -> dict:
     return json.loads(PHASE.read_text("utf-8"))
 
 
-def release(report: dict, version: str, statuses: dict[str, str]) -> dict:
+def release(report: Any, version: str, statuses: dict[str, str]) -> Any:
     """The same report as another release whose items ``statuses`` ended otherwise."""
     other = copy.deepcopy(report)
     other["engine"]["version"] = version

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 from conformance._cli import main
 from conformance.report import _history, _index
@@ -57,7 +58,7 @@ def test_cli_writes_both_pages_and_refuses_a_non_report(tmp_path, capsys):
     assert "junk.json is not a report.json" in capsys.readouterr().err
 
 
-def _reports(*folders: Path) -> list[tuple[Path, dict]]:
+def _reports(*folders: Path) -> list[tuple[Path, Any]]:
     """(ROOT/folder/report.json, its report) for folders relative to ROOT."""
     return [(ROOT / f / "report.json", json.loads((ROOT / f / "report.json").read_text("utf-8")))
             for f in folders]
