@@ -249,6 +249,21 @@ def parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for compare.html and compare.md")
 
+    p = command("history", handlers["history"], "one engine's releases side by side: per item, "
+                                         "the release that fixed or broke it (HTML and Markdown)")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
+                   help="report.json files (or folders holding one), oldest release first")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for history.html and history.md")
+
+    p = command("index", handlers["index"], "one page listing published reports: verdict, seed "
+                                     "rules, coverage, top skip reasons, links")
+    p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",
+                   help="report.json files (or folders holding one); each links its report.html "
+                        "and, when there, its compare/ and the nearest history/ page")
+    p.add_argument("--out", type=Path, required=True, metavar="FILE",
+                   help="the index page to write (index.html; index.md beside it)")
+
     p = command("merge", handlers["merge"], "combine the reports of --shard runs into one report "
                                      "(all formats)")
     p.add_argument("reports", type=Path, nargs="+", metavar="REPORT",

@@ -519,6 +519,24 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _cmd_history(args: argparse.Namespace) -> int:
+    from conformance.report import _history
+
+    reports = [(str(_report_path(p)), _read_report(p)) for p in args.reports]
+    for path in _history.write(_history.history(reports), args.out):
+        print(f"wrote {path}")
+    return ExitCode.OK
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    from conformance.report import _index
+
+    reports = [(_report_path(p), _read_report(p)) for p in args.reports]
+    for path in _index.write(reports, args.out):
+        print(f"wrote {path}")
+    return ExitCode.OK
+
+
 # -- mutants / doctor / init --------------------------------------------------------
 def _cmd_mutants(args: argparse.Namespace) -> int:
     from conformance._mutation import list_mutants, run_mutants
@@ -584,5 +602,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser({"certify": _cmd_certify, "validate": _cmd_validate, "report": _cmd_report,
                    "rules": _cmd_rules, "schema": _cmd_schema, "failures": _cmd_failures,
                    "diff": _cmd_diff, "gate": _cmd_gate, "compare": _cmd_compare,
+                   "history": _cmd_history, "index": _cmd_index,
                    "merge": _cmd_merge, "mutants": _cmd_mutants, "init": _cmd_init,
                    "doctor": _cmd_doctor})

@@ -64,3 +64,17 @@ def test_single_engine_report_fits_800px(browser, tmp_path):
     browser.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     top = browser.evaluate("document.getElementById('sticky').getBoundingClientRect().top")
     assert 0 <= top <= 1
+
+
+@pytest.mark.parametrize("page", ["reports/index.html", "reports/phase/history/history.html"])
+def test_published_index_and_history_pages_fit_and_link(browser, page):
+    """The committed index and phase.rs history pages, as published (tox -e publish)."""
+    root = REFERENCE.parents[1]
+    browser.open(root / page)
+    assert browser.console_errors() == []
+    assert browser.horizontal_overflow() == 0
+    assert browser.text_visible("phase.rs")
+    assert browser.visible("table")
+    links = browser.evaluate("[...document.querySelectorAll('a')].map(a => a.href)")
+    assert all((root / page).parent.joinpath(Path(link.removeprefix("file://")))
+               .resolve().is_file() for link in links), links
