@@ -90,10 +90,24 @@ def _one_turn(static: dict[str, Any]) -> dict[str, Any]:
                 "active_zones": [], "characteristic_defining": False, "description": None}]}
 
 
+#: The first phase-python release whose data model `_typed_lines` builds for; before it a
+#: line the parser leaves unimplemented stays so (an engine gap), as docs/engines/phase.md
+#: says under "Older releases".
+TYPED_SINCE = (0, 103, 0)
+
+
+@cache
+def release() -> tuple[int, ...]:
+    """The installed phase-python release, e.g. (0, 103, 0)."""
+    from importlib.metadata import version
+
+    return tuple(int(part) for part in version("phase-python").split(".")[:3] if part.isdigit())
+
+
 def _typed_lines(face: Any) -> Any:
     """Give phase.rs's own typed data for the lines of the suite's card language its parser
     marks ``Unimplemented`` while its engine has the effect (docs/engines/phase.md, "Typed
-    lines"); every other line is the parser's.
+    lines"); every other line is the parser's.  Only from `TYPED_SINCE` on.
 
     - the statics "You may spend mana as though it were mana of any type to cast spells."
       and "Mana of any type can be spent to cast spells." (`_any_type_static`);
@@ -101,6 +115,8 @@ def _typed_lines(face: Any) -> Any:
       ``cost_change``): phase.rs's parse of the cost change as a static ability (the
       Thalia / Grand Arbiter Augustin IV wording its parser reads), for its controller
       until end of turn (`_one_turn`)."""
+    if release() < TYPED_SINCE:
+        return face
     abilities = []
     for ability in face["abilities"]:
         effect = ability.get("effect") or {}
